@@ -528,13 +528,15 @@ FORMS = (
     Shape("first-window", form="windows"),
     Shape("per-player", form="sides"),
     Shape("bot-never-first", form="second"),
+    Shape("unread-first", form="unread"),
 )
 """Input forms as real course projects write them, each played from its Download ZIP
 (:func:`form_files`; the game window and the bots are the other shapes'):
 
-- ``blank-first``: the bot box starts with a blank option and shows it (``Bot:``, with a
-  colon); the program refuses to play a blank bot. The first mover is a check box
-  named by its own text; the start button is ``Mainkan``, with ``Reset`` after it.
+- ``blank-first``: the bot box and the rounds box start with a blank option and show it
+  (``Bot:``, with a colon); the program refuses to play a blank bot or blank rounds.
+  The first mover is a check box named by its own text; the start button is
+  ``Mainkan``, with ``Reset`` after it.
 - ``selects-last``: the bot box (``Bot``, no colon) shows its last option, Local Search.
 - ``stacked``: a game-mode box whose options name both players, showing ``Human vs
   Human``; three panes stacked in the form's grid, one shown by the mode (its nodes
@@ -546,6 +548,8 @@ FORMS = (
   Search, each showing Human) and no control for who moves first: X always does.
 - ``bot-never-first``: a bot box and no control for who moves first: the person, X,
   always does, so its bot can never move first.
+- ``unread-first``: a bot box and a check box that lets the bot move first in words the
+  reading does not take for it (``AI starts``): the team names it.
 """
 
 
@@ -585,13 +589,15 @@ def _form_fxml(shape: Shape, controller: str) -> str:
             '  <Label text="Player O:" GridPane.rowIndex="4"/>\n'
             '  <ComboBox fx:id="typeO" GridPane.rowIndex="4" GridPane.columnIndex="1"/>\n'
         )
-    elif shape.form in ("blank", "last", "windows", "second"):
+    elif shape.form in ("blank", "last", "windows", "second", "unread"):
         label = "Bot:" if shape.form == "blank" else "Bot"
         rows.append(
             f'  <Label text="{label}" GridPane.rowIndex="3"/>\n'
             '  <ComboBox fx:id="botType" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
         )
-        if shape.form != "second":
+        if shape.form == "unread":
+            rows.append('  <CheckBox fx:id="aiStarts" text="AI starts" GridPane.rowIndex="4"/>\n')
+        elif shape.form != "second":
             rows.append(
                 '  <CheckBox fx:id="firstBox" text="Bot moves first" GridPane.rowIndex="4"/>\n'
             )
@@ -620,6 +626,12 @@ def _form_controller(shape: Shape) -> str:
         "for (int i = 2; i <= 28; i += 2) numberOfRounds.getItems().add(String.valueOf(i));",
         "numberOfRounds.getSelectionModel().selectLast();",
     ]
+    if shape.form == "blank":  # the rounds too start blank, as shown
+        init = [
+            'numberOfRounds.getItems().add("");',
+            init[0],
+            "numberOfRounds.getSelectionModel().select(0);",
+        ]
     if shape.form == "stacked":
         fields += [
             "@FXML private ComboBox<String> gameMode;",
@@ -678,13 +690,16 @@ def _form_controller(shape: Shape) -> str:
         extra = ""
     else:
         fields.append("@FXML private ComboBox<String> botType;")
-        if shape.form != "second":
+        if shape.form == "unread":
+            fields.append("@FXML private CheckBox aiStarts;")
+        elif shape.form != "second":
             fields.append("@FXML private CheckBox firstBox;")
         options = {
             "second": '"Minimax", "Local Search"',
             "blank": '"", "Minimax", "Local Search"',
             "last": '"Minimax", "Local Search"',
             "windows": '"Minimax", "Local Search"',
+            "unread": '"Minimax", "Local Search"',
         }[shape.form]
         init.append(f"botType.getItems().addAll({options});")
         init.append(
@@ -703,7 +718,9 @@ def _form_controller(shape: Shape) -> str:
                 "String xBot = null;\n"
                 "        String oBot = botType.getValue();\n"
                 "        boolean oFirst = "
-                + ("false;" if shape.form == "second" else "firstBox.isSelected();")
+                + {"second": "false;", "unread": "aiStarts.isSelected();"}.get(
+                    shape.form, "firstBox.isSelected();"
+                )
             )
         extra = ""
     body = "\n    ".join(fields)
@@ -729,6 +746,10 @@ public class InputController {{
     private void play() {{
         if (nameX.getText().isBlank() || nameO.getText().isBlank()) {{
             new Alert(Alert.AlertType.ERROR, "Please fill in both names").showAndWait();
+            return;
+        }}
+        if (numberOfRounds.getValue() == null || numberOfRounds.getValue().isBlank()) {{
+            new Alert(Alert.AlertType.ERROR, "Number of rounds is blank").showAndWait();
             return;
         }}
         {who}

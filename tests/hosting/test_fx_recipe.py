@@ -11,7 +11,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjacency.hosting.fx_recipe import ChoiceError, recipe_for
+from adjacency.hosting.fx_recipe import (
+    MOVES_FIRST,
+    NO_FIRST,
+    ChoiceError,
+    choosable,
+    recipe_for,
+)
 from adjacency.hosting.java_build import BuildFailed
 
 Control = dict[str, object]
@@ -118,3 +124,113 @@ def test_a_form_with_no_way_to_its_board_is_refused_with_what_the_window_said() 
     with pytest.raises(BuildFailed, match="no button of the window 'Game' opened the board"):
         recipe_for(stuck)
     assert recipe_for(stuck, strict=False).press == ()
+
+
+def unread_first(*boxes: Control) -> dict[str, object]:
+    """A form whose first-mover check box says so in words the reading does not know
+    (``AI starts``), beside ``boxes``."""
+    seen = form(*boxes)
+    controls = seen["controls"]
+    assert isinstance(controls, list)
+    seen["controls"] = [
+        c if c["id"] != "firstBox" else control("check", "aiStarts", "AI starts", [], "false")
+        for c in controls
+    ]
+    return seen
+
+
+def test_a_team_names_the_control_that_says_who_moves_first() -> None:
+    box = control("combo", "botType", "Bot", ["Minimax", "Local"], "Minimax")
+    with pytest.raises(BuildFailed, match="has no control that says who moves first"):
+        recipe_for(unread_first(box))
+    recipe = recipe_for(unread_first(box), {"Who moves first:": "ai starts"})
+    assert recipe.first == ("aiStarts", "true", "false")
+    assert "--first" in recipe.driver_args() and "aiStarts" not in dict(recipe.settings)
+    chooser = [c for c in choosable(unread_first(box), recipe) if c.name == MOVES_FIRST]
+    assert [(c.options, c.chosen) for c in chooser] == [
+        ((NO_FIRST, "botType", "aiStarts"), "aiStarts")
+    ]
+
+
+def test_a_team_says_no_control_says_who_moves_first() -> None:
+    """A check box taken for the first mover that is not: with ``none``, the league puts
+    the bot on the side that must move (a box per player), and the box is the team's."""
+    people = ["Human", "Minimax"]
+    x_box = control("combo", "playerX", "Player X", people, "Human")
+    o_box = control("combo", "playerO", "Player O", people, "Minimax")
+    read = recipe_for(form(x_box, o_box))
+    assert read.first is not None and read.sides is None
+    recipe = recipe_for(form(x_box, o_box), {MOVES_FIRST: NO_FIRST})
+    assert recipe.first is None
+    assert recipe.sides == ("playerX", "playerO", "Minimax", "Human")
+    assert "firstBox" in [c.name for c in choosable(form(x_box, o_box), recipe)]
+
+
+@pytest.mark.parametrize("named", ["Number of rounds", "Start", "Level"])
+def test_who_moves_first_names_a_check_box_or_box_and_nothing_else(named: str) -> None:
+    box = control("combo", "botType", "Bot", ["Minimax"], "Minimax")
+    with pytest.raises(
+        ChoiceError, match=r"names a check box or box of the form.*'Bot' \(botType\)"
+    ):
+        recipe_for(form(box), {MOVES_FIRST: named})
+
+
+def test_the_control_read_as_who_moves_first_is_not_chosen_as_a_value() -> None:
+    box = control("combo", "botType", "Bot", ["Minimax"], "Minimax")
+    with pytest.raises(ChoiceError, match=f"set by the league for each game.*'{MOVES_FIRST}='"):
+        recipe_for(form(box), {"Bot moves first": "true"})
+
+
+def test_a_refused_form_offers_its_shown_values_and_who_moves_first() -> None:
+    """A form no recipe fills (no control says who moves first) still offers its boxes,
+    as the window showed them, and the choice of who moves first."""
+    box = control("combo", "botType", "Bot", ["", "Minimax"], "")
+    offered = {c.name: (c.options, c.chosen) for c in choosable(unread_first(box), None)}
+    assert offered == {
+        "botType": (("", "Minimax"), ""),
+        "aiStarts": (("true", "false"), "false"),
+        MOVES_FIRST: ((NO_FIRST, "botType", "aiStarts"), NO_FIRST),
+    }
+
+
+@pytest.mark.parametrize(
+    ("options", "shown", "looked"),
+    [
+        (["", "2", "4", "28"], "", "2"),
+        (["Choose", "2 rounds", "4 rounds"], "Choose", "2 rounds"),
+        (["2", "4", "28"], None, "2"),
+        (["2", "4", "28"], "28", None),
+    ],
+)
+def test_a_dry_run_fills_rounds_the_window_shows_blank(
+    options: list[str], shown: str | None, looked: str | None
+) -> None:
+    """A window whose rounds box shows no number refuses its start button (as a person's
+    Play would be refused): the dry run sets the fewest it offers, each game its own."""
+    seen = form()
+    controls = seen["controls"]
+    assert isinstance(controls, list)
+    controls[1] = control("combo", "rounds", "Number of rounds:", options, shown)
+    recipe = recipe_for(seen)
+    assert recipe.look_rounds == looked
+    assert ("rounds" in recipe.look_args()) == (looked is not None)
+    assert "rounds" not in dict(recipe.settings)
+
+
+@pytest.mark.parametrize(
+    ("options", "played"),
+    [
+        (["", "Hill Climbing", "Minimax", "Genetic"], "Minimax"),
+        (["", "Local Search", "Alpha-Beta Pruning", "Genetic"], "Alpha-Beta Pruning"),
+        (["", "Simulated Annealing Bot", "Min-Max Bot"], "Min-Max Bot"),
+        (["", "Local Search", "Genetic"], "Local Search"),
+    ],
+)
+def test_where_the_window_shows_no_bot_an_adversarial_search_plays(
+    options: list[str], played: str
+) -> None:
+    recipe = recipe_for(form(control("combo", "botType", "Bot", options, "")))
+    others = [o for o in options if o and o != played]
+    assert recipe.describe() == (
+        f"plays {played} as O; your form also offers {', '.join(others)}: choose on your page"
+    )

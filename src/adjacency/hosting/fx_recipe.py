@@ -10,8 +10,11 @@ named by its name or its ``fx:id``, case, surrounding spaces and a trailing colo
 (:func:`plain`). The team's choices (``NAME=OPTION``) come first; every control they leave
 is given a default, shown to the team:
 
-- the rounds (a combo box or field whose name says rounds) are the league's, per game;
-- who moves first (a check box or combo box whose name says first) is set per game, so
+- the rounds (a combo box or field whose name says rounds) are the league's, per game (a
+  dry run sets the fewest offered where the window shows none, as a person would before
+  pressing its start button: :attr:`Recipe.look_rounds`);
+- who moves first (a check box or combo box whose name says first, or the one the team
+  names by the choice :data:`MOVES_FIRST`) is set per game, so
   that the program's bot moves first exactly when the league's side of the program does;
   where no control says it, X moves first, and a program with a box per player (a bot
   and a person option) has its bot put on X's box when it must move first and on O's
@@ -23,7 +26,9 @@ is given a default, shown to the team:
 - a box with a person option (a type per side) takes the person on the first such box and
   a bot on the second; any other box keeps the option the window shows;
 - a box that plays the bot never plays a blank, placeholder or person option: where the
-  window shows one (or nothing), it takes the first real bot option, and the recipe says
+  window shows one (or nothing), it takes the first real bot option naming an
+  adversarial search (minimax, alpha-beta: the course's bot against a person), else the
+  first real bot option, and the recipe says
   what else the form offers (:attr:`Recipe.offers`). Never a random pick;
 - empty name fields get ``Player 1``, ``Player 2``.
 
@@ -137,6 +142,10 @@ class Recipe:
     press: tuple[str, ...] = ()
     offers: tuple[str, ...] = ()
     sides: tuple[str, str, str, str] | None = None
+    look_rounds: str | None = None
+    """The rounds a dry run sets to find its way to the board where the window shows none
+    (a blank first option, an empty field: its Play refuses a blank form); each game sets
+    its own."""
 
     def driver_args(self) -> list[str]:
         """The driver's options for this recipe."""
@@ -158,6 +167,8 @@ class Recipe:
         args: list[str] = []
         for key, value in self.settings:
             args += ["--set", key, value]
+        if self.look_rounds is not None:
+            args += ["--set", self.rounds, self.look_rounds]
         for button in self.press:
             args += ["--press", button]
         return args
@@ -204,6 +215,7 @@ class Recipe:
             "press": list(self.press),
             "offers": list(self.offers),
             "sides": list(self.sides) if self.sides else None,
+            "look_rounds": self.look_rounds,
         }
 
 
@@ -295,9 +307,17 @@ def recipe_for(
     first = next(
         (c for c in fields if c.kind in ("check", "combo") and FIRST.search(c.words())), None
     )
+    choices = dict(choices or {})
+    named_first = next((k for k in choices if plain(k) == MOVES_FIRST), None)
+    if named_first is not None:
+        try:
+            first = _first_named(fields, rounds, choices.pop(named_first))
+        except ChoiceError:
+            if strict:
+                raise  # a first look may not show it yet
     chosen: dict[str, str] = {}
     press = list(path)
-    for key, value in (choices or {}).items():
+    for key, value in choices.items():
         control = next((c for c in controls if c.named(key)), None)
         if control is not None and control.kind == "button":
             if control.window >= len(press):
@@ -310,14 +330,20 @@ def recipe_for(
                 continue
             names = ", ".join(c.shown for c in fields)
             raise ChoiceError(f"the form has no control named '{key}' (it has: {names})")
-        if control is rounds or control is first:
+        if control is rounds:
             raise ChoiceError(f"{control.shown} is set by the league for each game")
+        if control is first:
+            raise ChoiceError(
+                f"{control.shown} is set by the league for each game, as the control that "
+                f"says who moves first; where it is not, choose '{MOVES_FIRST}=' another "
+                f"control or '{NO_FIRST}'"
+            )
         if control.kind == "combo":
             value = _option(control, value)
         elif control.kind == "check" and plain(value) not in ("true", "false"):
             raise ChoiceError(f"{control.shown} is a check box: true or false, not '{value}'")
         chosen[control.name] = value.strip().lower() if control.kind == "check" else value
-    chosen_buttons = {plain(k) for k in (choices or {})}
+    chosen_buttons = {plain(k) for k in choices}
     for k, window in enumerate(_mode_windows(controls)):
         named = [b for b in window if b.named(press[k])]
         if any(b.named(key) for b in window for key in chosen_buttons):
@@ -353,14 +379,14 @@ def recipe_for(
             elif shown is not None and _is_bot(shown):
                 settings[control.name] = shown
             elif bots:
-                settings[control.name] = bots[0]
+                settings[control.name] = _adversarial_first(bots)[0]
                 picked.add(control.name)
         elif control.kind == "combo" and control.options:
             real = [o for o in control.options if _is_bot(o)]
             if shown is not None and not _is_blank(shown):
                 settings[control.name] = shown
             elif real:
-                settings[control.name] = real[0]
+                settings[control.name] = _adversarial_first(real)[0]
                 picked.add(control.name)
     bot_mark, bot = "O", "its bot"
     for control in modes:
@@ -412,8 +438,70 @@ def recipe_for(
     offered = [int(o) for o in (re.sub(r"[^0-9]", "", o) for o in rounds.options) if o]
     fewest = min((n for n in offered if n > 0), default=None)
     return Recipe(
-        ordered, rounds.name, first_values, bot_mark, bot, fewest, tuple(press), offers, either
+        ordered,
+        rounds.name,
+        first_values,
+        bot_mark,
+        bot,
+        fewest,
+        tuple(press),
+        offers,
+        either,
+        _look_rounds(rounds, fewest),
     )
+
+
+def _look_rounds(rounds: Control, fewest: int | None) -> str | None:
+    """What a dry run sets the ``rounds`` control to where the window shows no number in
+    it (:attr:`Recipe.look_rounds`): its option of the ``fewest`` rounds, or 2 in a field;
+    ``None`` where it shows one."""
+    if re.search(r"[1-9]", rounds.value or ""):
+        return None
+    if rounds.kind == "text":
+        return "2"
+    return next((o for o in rounds.options if re.sub(r"[^0-9]", "", o) == str(fewest)), None)
+
+
+MOVES_FIRST = "who moves first"
+"""The choice that names the control saying who moves first, where the reading took
+another (``who moves first=Bot goes first``), or :data:`NO_FIRST`: the league then sets
+that control for each game."""
+
+NO_FIRST = "none: X always moves first"
+"""The choice of :data:`MOVES_FIRST` for a window none of whose controls says it."""
+
+
+def _first_named(fields: Sequence[Control], rounds: Control, name: str) -> Control | None:
+    """The control a team's :data:`MOVES_FIRST` choice names: a check box or box of the
+    form other than the rounds, or ``None`` for :data:`NO_FIRST`; :class:`ChoiceError`
+    for any other."""
+    if plain(name) == plain(NO_FIRST):
+        return None
+    found = next((c for c in fields if c.named(name)), None)
+    if found is None or found is rounds or found.kind not in ("check", "combo"):
+        names = ", ".join(c.shown for c in _first_candidates(fields, rounds))
+        raise ChoiceError(
+            f"'{MOVES_FIRST}' names a check box or box of the form, or '{NO_FIRST}', "
+            f"not '{name}' (its check boxes and boxes: {names or 'none'})"
+        )
+    return found
+
+
+def _first_candidates(fields: Sequence[Control], rounds: Control | None) -> list[Control]:
+    """The controls that may say who moves first: the check boxes and boxes but the
+    rounds."""
+    return [c for c in fields if c.kind in ("check", "combo") and c is not rounds]
+
+
+ADVERSARIAL = re.compile(r"(?i)min.?max|alpha.?beta|\bab\b")
+"""An option naming an adversarial search: the course's bot for a game against a person,
+preferred where the league picks one (its local and genetic searches are exercises)."""
+
+
+def _adversarial_first(options: Sequence[str]) -> list[str]:
+    """``options`` with those naming an adversarial search (:data:`ADVERSARIAL`) first,
+    each group in the window's order."""
+    return sorted(options, key=lambda o: not ADVERSARIAL.search(o))
 
 
 def _bot_box(boxes: Sequence[Control], bot_mark: str) -> Control | None:
@@ -481,15 +569,35 @@ class Choosable:
     chosen: str
 
 
-def choosable(form: Mapping[str, object], recipe: Recipe) -> list[Choosable]:
+MOVES_FIRST_LABEL = "Who moves first (the league sets it for each game)"
+"""How the page names the :data:`MOVES_FIRST` choice."""
+
+
+def choosable(form: Mapping[str, object], recipe: Recipe | None) -> list[Choosable]:
     """The controls of ``form`` that a team may choose, in the window's order, each with
-    what ``recipe`` chose: every combo box and check box but the rounds and the first
-    mover, which the league sets for each game."""
-    set_per_game = {recipe.rounds, recipe.first[0] if recipe.first else None}
-    set_per_game |= set(recipe.sides[:2] if recipe.sides else ())
-    chosen = dict(recipe.settings)
+    what ``recipe`` chose (the value the window showed where no recipe was made: a
+    refused version's form): every combo box and check box but the rounds and the first
+    mover, which the league sets for each game; then, where the window has a check box
+    or box, :data:`MOVES_FIRST`: which of them says who moves first (or
+    :data:`NO_FIRST`), as the recipe read it."""
+    controls = controls_of(form)
+    fields = [c for c in controls if c.kind != "button"]
+    if recipe is None:
+        rounds = next((c for c in fields if ROUNDS.search(c.words())), None)
+        read_first = next(
+            (c for c in _first_candidates(fields, rounds) if FIRST.search(c.words())), None
+        )
+        first = read_first.name if read_first is not None else None
+        set_per_game: set[str | None] = {rounds.name if rounds else None, first}
+        chosen: dict[str, str] = {}
+    else:
+        rounds = next((c for c in fields if c.name == recipe.rounds), None)
+        first = recipe.first[0] if recipe.first else None
+        set_per_game = {recipe.rounds, first}
+        set_per_game |= set(recipe.sides[:2] if recipe.sides else ())
+        chosen = dict(recipe.settings)
     out = []
-    for control in controls_of(form):
+    for control in controls:
         if control.name in set_per_game or control.kind not in ("combo", "check"):
             continue
         options = control.options if control.kind == "combo" else ("true", "false")
@@ -497,4 +605,8 @@ def choosable(form: Mapping[str, object], recipe: Recipe) -> list[Choosable]:
             continue
         value = chosen.get(control.name, control.value or options[0])
         out.append(Choosable(control.name, control.label or control.name, options, value))
+    candidates = tuple(c.name for c in _first_candidates(fields, rounds))
+    if candidates:
+        told = first if first in candidates else NO_FIRST
+        out.append(Choosable(MOVES_FIRST, MOVES_FIRST_LABEL, (NO_FIRST, *candidates), told))
     return out
