@@ -19,7 +19,8 @@ import pytest
 from adjacency.cli import main
 from adjacency.core import Position
 from adjacency.core.record import game_from_text
-from adjacency.hosting.fx_kind import fx_choices
+from adjacency.hosting.fx_kind import NO_CHOICE_PLAYS, fx_choices
+from adjacency.hosting.fx_recipe import MOVES_FIRST, NO_FIRST
 from adjacency.hosting.manifest import ManifestError
 from adjacency.league.league_file import LeagueStore
 from fx_course_projects import (
@@ -293,6 +294,51 @@ def test_a_program_whose_bot_cannot_move_first_is_refused_at_its_dry_run(
         assert boxes in version["detail"], version["detail"]
     with LeagueStore(db, create=False) as store:
         assert store.games.games(member_id=store.members.member_named("team1").id) == []
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def test_a_refused_program_keeps_its_form_and_its_team_names_who_moves_first(
+    folder: Path, tmp_path: Path, fx_tools: None
+) -> None:
+    """A program whose check box that lets its bot move first says so in words the
+    reading does not know (``AI starts``) is refused at its dry run; its refused version
+    keeps its form, offering who moves first among its check boxes and boxes, so its
+    team names that box without uploading (the page's API), and the new version plays
+    rated games with each colour by its bot. A choice of what cannot say who moves first
+    is refused in the form's words and keeps nothing."""
+    db = folder / "league.db"
+    token = program_league(db)
+    project = download_zip(FORMS[6], tmp_path / "unread-first-main.zip", sdk_bytes=1 << 20)
+    auth = {"Authorization": f"Bearer {token}"}
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path, asked=False)
+        refused = decided(url, token)
+        assert refused["status"] == "refused", refused["detail"]
+        assert "has no control that says who moves first" in refused["detail"]
+        assert refused["program"] and refused["window"], refused
+        with httpx.Client(base_url=f"{url}/api/league", headers=auth, timeout=30) as api:
+            form = api.get("/submissions/1/form").json()
+            assert form["choice"] == NO_CHOICE_PLAYS
+            offered = {c["name"]: (c["options"], c["chosen"]) for c in form["controls"]}
+            assert offered[MOVES_FIRST] == ([NO_FIRST, "botType", "aiStarts"], NO_FIRST)
+            assert offered["aiStarts"] == (["true", "false"], "false")
+            window = api.get("/submissions/1/window.png")
+            assert window.content[:8] == b"\x89PNG\r\n\x1a\n"
+            wrong = api.post("/submissions/1/choice", json={"choose": {MOVES_FIRST: "Start"}})
+            assert wrong.status_code == 400, wrong.text
+            assert "names a check box or box of the form" in wrong.text
+            assert [v["version"] for v in api.get("/submissions").json()["submissions"]] == [1]
+            chose = api.post("/submissions/1/choice", json={"choose": {MOVES_FIRST: "AI starts"}})
+            assert chose.status_code == 201, chose.text
+            assert chose.json()["submission"]["version"] == 2
+            version = accepted(url, token)
+            assert version["detail"].startswith(
+                "program Main, plays Minimax as O: played 2 rounds"
+            ), version["detail"]
+            again = api.get("/submissions/2/form").json()
+            chooser = [c for c in again["controls"] if c["name"] == MOVES_FIRST]
+            assert [c["chosen"] for c in chooser] == ["aiStarts"]
+        rated_games_by_its_bot(db, from_top=True)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -88,7 +89,12 @@ def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> Hos
     ``args`` the driver's). Raises the intake's, the build's and the choice's refusals."""
     build = build_fx(upload, out)
     recipe, _ = look(build, out / DRY_RUN, choices)
-    kept = {"args": recipe.driver_args(), "choice": recipe.describe(), **recipe.as_dict()}
+    kept = {
+        "args": recipe.driver_args(),
+        "choice": recipe.describe(),
+        "choices": choices,
+        **recipe.as_dict(),
+    }
     (out / RECIPE).write_text(json.dumps(kept), encoding="utf-8")
     label = f"program {build.main}, {recipe.describe()}"
     return HostedBuild(LANGUAGE, out, build.main, recipe.driver_args(), label, [], [])
@@ -149,16 +155,60 @@ class KeptForm:
     form: dict[str, object]
 
 
+NO_CHOICE_PLAYS = "no choice plays yet: choose and build again"
+"""The choice in words of a refused version whose form no recipe could fill."""
+
+
 def kept_form(folder: Path) -> KeptForm | None:
-    """The form of the program built in ``folder`` with the choice its recipe made, or
-    ``None`` where ``folder`` holds no program played through its window."""
+    """The form of the program built in ``folder`` with the choice its recipe made (the
+    window's own values where its version was refused before a recipe was made, or its
+    choice fills none: :data:`NO_CHOICE_PLAYS`), or ``None`` where ``folder`` holds no
+    form of a program played through its window."""
     try:
         form = json.loads((folder / DRY_RUN / "form.json").read_text(encoding="utf-8"))
-        kept = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
-        recipe = recipe_for(form, kept.get("settings") or {})
-    except (OSError, ValueError, AttributeError, BuildFailed):
+    except (OSError, ValueError):
         return None
+    if not isinstance(form, dict):
+        return None
+    try:
+        kept = json.loads((folder / RECIPE).read_text(encoding="utf-8"))
+        recipe = recipe_for(form, kept.get("choices", kept.get("settings")) or {})
+    except (OSError, ValueError, AttributeError, BuildFailed):
+        try:
+            return KeptForm(NO_CHOICE_PLAYS, choosable(form, None), form)
+        except BuildFailed:
+            return None
     return KeptForm(recipe.describe(), choosable(form, recipe), form)
+
+
+KEPT_WHEN_REFUSED = (f"{DRY_RUN}/form.json", RECIPE)
+"""What a refused version's build folder keeps: its dry run's form and its recipe, where
+made (small JSON files, never run), so that its team can choose again in its window's
+form without uploading (:func:`discard_build`)."""
+
+
+def discard_build(folder: Path) -> None:
+    """Remove the build in ``folder`` of a refused version, its compiled classes and
+    copied files first, but what :data:`KEPT_WHEN_REFUSED` names: nothing plays it any
+    more, and only its form is read again."""
+    kept = {}
+    for name in KEPT_WHEN_REFUSED:
+        try:
+            kept[name] = (folder / name).read_bytes()
+        except OSError:
+            continue
+    shutil.rmtree(folder, ignore_errors=True)
+    if DRY_RUN + "/form.json" not in kept:
+        return
+    for name, data in kept.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+
+
+def has_form(folder: Path) -> bool:
+    """Whether ``folder`` keeps the form of a program played through its window (an
+    accepted build's, or a refused one's: :func:`discard_build`)."""
+    return (folder / DRY_RUN / "form.json").is_file()
 
 
 def kept_window(folder: Path) -> bytes | None:

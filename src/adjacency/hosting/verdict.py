@@ -87,7 +87,7 @@ def judge(
     try:
         hosted = build_afresh(data, folder, windows=windows)
     except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
-        return Judged(False, str(exc))
+        return Judged(False, str(exc), window=kept_window(folder))  # a form no recipe fills
     choice = Choice.of(hosted)
     window = KINDS[hosted.kind].window
     if window:  # played from its window's start only: its check is a game

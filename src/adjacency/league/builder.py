@@ -8,7 +8,9 @@ folder (:func:`build_folder`: one folder per version, which the next start may r
 from the stored zip), builds and checks it on the league's board
 (:func:`adjacency.hosting.verdict.judge`, at most :data:`CHECK_SECONDS` a move) and
 stores the verdict: ``accepted`` with the check's account, or ``refused`` with the
-reason (the intake's rule, javac's output verbatim, the position the bot failed on). The
+reason (the intake's rule, javac's output verbatim, the position the bot failed on); a
+refused version's folder keeps only the form of its program's window, where it had one
+(:func:`~adjacency.hosting.fx_kind.discard_build`), so that its team can choose again. The
 verdict's detail is the team's and the teacher's to read (their routes), never a public
 page's.
 
@@ -21,13 +23,13 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import threading
 import time
 from contextlib import nullcontext
 from pathlib import Path
 
 from ..core.errors import AdjacencyRuntimeError
+from ..hosting.fx_kind import discard_build
 from ..hosting.player import Choice
 from ..hosting.slots import Slots
 from ..hosting.verdict import Judged, judge, plays_windows
@@ -192,8 +194,8 @@ class Builder:
                 if accepted:
                     keep_digest(store, submission)
                 store.submissions.decide(submission.id, accepted, judged.detail)
-                if not accepted:  # nothing plays it: its bytes are not kept
-                    shutil.rmtree(folder, ignore_errors=True)
+                if not accepted:  # nothing plays it: only its form is kept, to choose again
+                    discard_build(folder)
                 self._wake.set()  # its team's next version may be built now, by any thread
                 log.info(
                     "version %d of %s %s",

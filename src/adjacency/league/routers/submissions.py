@@ -31,7 +31,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from starlette.requests import ClientDisconnect
 
 from ...client.wire import MAX_UPLOAD
-from ...hosting.fx_kind import kept_form, kept_window, with_choices
+from ...hosting.fx_kind import has_form, kept_form, kept_window, with_choices
 from ...hosting.fx_recipe import recipe_for
 from ...hosting.intake import IntakeRefused
 from ...hosting.java_build import BuildFailed
@@ -99,9 +99,13 @@ def submission_out(
     the league file (``pictures``: :meth:`~.store.picture_rows.PicturesRepo.kept`)."""
     games, points = (results or {}).get(submission.id, (0, 0.0))
     program = False
-    if db is not None and submission.status == "accepted":
-        choice = load_choice(version_folder(db, submission.member_id, submission.version))
-        program = choice is not None and through_window(choice.kind)
+    if db is not None and submission.status in ("accepted", "refused"):
+        folder = version_folder(db, submission.member_id, submission.version)
+        if submission.status == "refused":
+            program = has_form(folder)
+        else:
+            choice = load_choice(folder)
+            program = choice is not None and through_window(choice.kind)
     return {
         "version": submission.version,
         "sha256": submission.sha256,
@@ -325,13 +329,17 @@ NOT_A_PROGRAM = "is not a program played through its window, or is not built"
 
 def _program(request: Request, member: Member, version: int) -> tuple[Submission, Path]:
     """The team's ``version`` and the folder its program was built in (its kept choice's,
-    :func:`~adjacency.hosting.player.load_choice`); 404 for no such version, and for one
-    that is no program played through its window or whose build is not kept."""
+    :func:`~adjacency.hosting.player.load_choice`; a refused version's, where it keeps its
+    form: :func:`~adjacency.hosting.fx_kind.has_form`); 404 for no such version, and for
+    one that is no program played through its window or whose build is not kept."""
     submission = store_of(request).submissions.version(member.id, version)
     if submission is None:
         raise GameNotFound(f"{member.name} has no version {version}")
     db = request.app.state.league_db
-    choice = load_choice(version_folder(db, member.id, submission.version))
+    folder = version_folder(db, member.id, submission.version)
+    if submission.status == "refused" and has_form(folder):
+        return submission, folder
+    choice = load_choice(folder)
     if choice is None or not through_window(choice.kind):
         raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
     return submission, choice.classes
@@ -341,7 +349,8 @@ def _program(request: Request, member: Member, version: int) -> tuple[Submission
 async def version_form(request: Request, member: Team, version: int) -> dict[str, Any]:
     """The input window of the team's ``version``, a program played through its own
     window, as its dry run read it: the choice it plays with and the controls the team
-    may choose. 404 for another kind of version, or one whose build is not kept."""
+    may choose (a refused version's too, with the values its window showed where no
+    choice was made). 404 for another kind of version, or one whose build is not kept."""
     _, folder = await asyncio.to_thread(_program, request, member, version)
     form = await asyncio.to_thread(kept_form, folder)
     if form is None:

@@ -9,7 +9,8 @@
 // version can be built again (POST /api/league/submissions/N/build). A version played
 // through its own JavaFX window shows that window as the server's dry run drew it
 // (GET .../N/window.png) and its form's choices as selects, set to what it plays with
-// (GET .../N/form); another choice is the team's next version (POST .../N/choice). A
+// (GET .../N/form, a refused version's too, with who moves first among its choices);
+// another choice is the team's next version (POST .../N/choice). A
 // refused program shows its window and its board at the check's failed move
 // (GET .../N/board.png), and a game it lost by its own failure its board then
 // (GET .../N/games/G/board.png, shown when asked). An
@@ -28,6 +29,7 @@ let timer = null;
 const GAMES_SHOWN = 3; // the newest versions whose games are listed
 const open = new Set(); // the versions whose games the reader opened
 const programs = new Map(); // version -> its window's panel, kept across redraws (a choice half made stays)
+const MOVES_FIRST = "who moves first"; // the choice naming the control that says who moves first
 const refusals = new Map(); // version -> the pictures of a refused program, fetched once
 
 function stored() {
@@ -101,7 +103,7 @@ function drawVersions(versions) {
       rows.push(el("tr", { class: "team-detail-row" }, cell));
     }
     if (v.program && versions.indexOf(v) < GAMES_SHOWN) {
-      const panel = programPanel(v.version);
+      const panel = programPanel(v.version, v.status === "refused");
       if (panel) rows.push(panel);
     }
     if (v.games > 0 && versions.indexOf(v) < GAMES_SHOWN) {
@@ -122,10 +124,10 @@ function drawVersions(versions) {
 
 // The row of ``version``'s window and choice (a program played through its window), once
 // its form is known (null until then); asked once per version.
-function programPanel(version) {
+function programPanel(version, refused) {
   if (programs.has(version)) return programs.get(version);
   programs.set(version, null);
-  loadProgram(version);
+  loadProgram(version, refused);
   return null;
 }
 
@@ -146,7 +148,8 @@ function picture(path, alt) {
   return fetchedImage(path, alt, { Authorization: `Bearer ${memory}` });
 }
 
-async function loadProgram(version) {
+// A refused version's panel shows no window: its refusal's pictures above do.
+async function loadProgram(version, refused) {
   let form;
   try {
     form = await call(undefined, `${API}/${version}/form`);
@@ -156,23 +159,29 @@ async function loadProgram(version) {
   }
   const details = el("details", { class: "team-program", "data-version": String(version) },
     el("summary", {}, t("team.program.summary", { version, choice: form.choice })));
-  details.append(picture(`${API}/${version}/window.png`, t("team.program.picture", { version })));
+  if (!refused) details.append(picture(`${API}/${version}/window.png`, t("team.program.picture", { version })));
   if (form.controls.length === 0) {
     details.append(el("p", { class: "muted" }, t("team.program.none")));
   } else {
     const chooser = el("form", { class: "team-choice" });
     for (const control of form.controls) {
       const id = `choice-${version}-${form.controls.indexOf(control)}`;
+      // the league's own choice of the control that says who moves first, in the page's words
+      const first = control.name === MOVES_FIRST;
       const select = el("select", { id, name: control.name },
-        ...control.options.map((o) => el("option", { value: o }, o)));
+        ...control.options.map((o, k) => el("option", { value: o }, first && k === 0 ? t("team.program.first-none") : o)));
       select.value = control.chosen;
-      chooser.append(el("label", { for: id }, control.label), select);
+      select.dataset.chosen = control.chosen;
+      chooser.append(el("label", { for: id }, first ? t("team.program.first") : control.label), select);
     }
     chooser.append(el("button", { type: "submit" }, t("team.program.choose")));
     chooser.addEventListener("submit", (event) => {
       event.preventDefault();
       const choose = {};
-      for (const select of chooser.querySelectorAll("select")) choose[select.name] = select.value;
+      // what the team changed: what it left keeps its choice
+      for (const select of chooser.querySelectorAll("select")) {
+        if (select.value !== select.dataset.chosen) choose[select.name] = select.value;
+      }
       chooseAgain(version, choose);
     });
     details.append(chooser);
