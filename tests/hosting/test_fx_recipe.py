@@ -234,3 +234,18 @@ def test_where_the_window_shows_no_bot_an_adversarial_search_plays(
     assert recipe.describe() == (
         f"plays {played} as O; your form also offers {', '.join(others)}: choose on your page"
     )
+
+
+def test_a_box_named_first_that_cannot_say_who_moves_first_gives_way() -> None:
+    """A "First bot type" box (bots only) is no first-mover control where a check box
+    that says so follows it; alone, it is refused naming its options."""
+    first_bot = control("combo", "bot1Type", "First Bot Type:", ["Minimax", "Genetic"], "Minimax")
+    recipe = recipe_for(form(first_bot))
+    assert recipe.first == ("firstBox", "true", "false")
+    assert dict(recipe.settings)["bot1Type"] == "Minimax"
+    alone = form(first_bot)
+    controls = alone["controls"]
+    assert isinstance(controls, list)
+    alone["controls"] = [c for c in controls if c["id"] != "firstBox"]
+    with pytest.raises(BuildFailed, match="cannot tell which option of 'bot1Type'"):
+        recipe_for(alone)

@@ -181,34 +181,56 @@ def kept_form(folder: Path) -> KeptForm | None:
     return KeptForm(recipe.describe(), choosable(form, recipe), form)
 
 
-KEPT_WHEN_REFUSED = (f"{DRY_RUN}/form.json", RECIPE)
-"""What a refused version's build folder keeps: its dry run's form and its recipe, where
-made (small JSON files, never run), so that its team can choose again in its window's
-form without uploading (:func:`discard_build`)."""
+KEPT_WHEN_REFUSED = (f"{DRY_RUN}/form.json", f"{DRY_RUN}/window.png", RECIPE)
+"""What a refused version keeps of its program's build: its dry run's form and picture
+and its recipe, where made (small files, never run), so that its team can choose again in
+its window's form without uploading (:func:`keep_form`, :func:`discard_build`)."""
+
+KEPT_FORM = "kept-form"
+"""The folder of a version's folder where a refused program's form is kept (the layout
+of a build's: :func:`kept_form` reads it)."""
+
+BUILD = "build"
+"""The folder of a version's folder that its build goes to (:func:`~.kinds.build_submission`)."""
+
+
+def keep_form(build: Path, folder: Path) -> None:
+    """Copy what :data:`KEPT_WHEN_REFUSED` names from the program's ``build`` into the
+    version's ``folder``'s :data:`KEPT_FORM`, where its dry run read a form."""
+    if not (build / DRY_RUN / "form.json").is_file():
+        return
+    for name in KEPT_WHEN_REFUSED:
+        try:
+            data = (build / name).read_bytes()
+        except OSError:
+            continue
+        (folder / KEPT_FORM / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / KEPT_FORM / name).write_bytes(data)
 
 
 def discard_build(folder: Path) -> None:
-    """Remove the build in ``folder`` of a refused version, its compiled classes and
-    copied files first, but what :data:`KEPT_WHEN_REFUSED` names: nothing plays it any
-    more, and only its form is read again."""
-    kept = {}
-    for name in KEPT_WHEN_REFUSED:
-        try:
-            kept[name] = (folder / name).read_bytes()
-        except OSError:
-            continue
-    shutil.rmtree(folder, ignore_errors=True)
-    if DRY_RUN + "/form.json" not in kept:
-        return
-    for name, data in kept.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_bytes(data)
+    """Remove all of a refused version's ``folder`` (its compiled classes, its copied
+    files: nothing plays it any more) but its program's form (:func:`keep_form`)."""
+    keep_form(folder / BUILD, folder)
+    for entry in folder.iterdir() if folder.is_dir() else ():
+        if entry.name != KEPT_FORM:
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
 
 
-def has_form(folder: Path) -> bool:
-    """Whether ``folder`` keeps the form of a program played through its window (an
-    accepted build's, or a refused one's: :func:`discard_build`)."""
-    return (folder / DRY_RUN / "form.json").is_file()
+def refused_form(folder: Path) -> Path | None:
+    """Where a refused version's ``folder`` keeps its program's form (:func:`kept_form`
+    reads it), or ``None`` where it keeps none."""
+    kept = folder / KEPT_FORM
+    return kept if (kept / DRY_RUN / "form.json").is_file() else None
+
+
+def refused_window(folder: Path) -> bytes | None:
+    """The picture of the input window of a version's ``folder`` refused at its build or
+    dry run (:func:`kept_window`: its build's, else its kept form's), or ``None``."""
+    return kept_window(folder / BUILD) or kept_window(folder / KEPT_FORM)
 
 
 def kept_window(folder: Path) -> bytes | None:

@@ -13,7 +13,8 @@ is given a default, shown to the team:
 - the rounds (a combo box or field whose name says rounds) are the league's, per game (a
   dry run sets the fewest offered where the window shows none, as a person would before
   pressing its start button: :attr:`Recipe.look_rounds`);
-- who moves first (a check box or combo box whose name says first, or the one the team
+- who moves first (a check box or combo box whose name says first, one whose options can
+  say it before one whose cannot, or the one the team
   names by the choice :data:`MOVES_FIRST`) is set per game, so
   that the program's bot moves first exactly when the league's side of the program does;
   where no control says it, X moves first, and a program with a box per player (a bot
@@ -304,9 +305,9 @@ def recipe_for(
     )
     if rounds is None:
         raise BuildFailed("the input window has no control for the number of rounds")
-    first = next(
-        (c for c in fields if c.kind in ("check", "combo") and FIRST.search(c.words())), None
-    )
+    says_first = [c for c in fields if c.kind in ("check", "combo") and FIRST.search(c.words())]
+    # a box whose options cannot say it (the type of a "first bot") gives way to one that can
+    first = next((c for c in says_first if _tells_first(c)), says_first[0] if says_first else None)
     choices = dict(choices or {})
     named_first = next((k for k in choices if plain(k) == MOVES_FIRST), None)
     if named_first is not None:
@@ -530,6 +531,16 @@ def _mode_sides(option: str) -> str | None:
     if left == right:
         return None
     return "X" if left else "O"
+
+
+def _tells_first(control: Control) -> bool:
+    """Whether ``control`` can say who moves first: a check box, or a box whose options
+    name both marks or both a bot and a person (:func:`_first_values` reads them)."""
+    try:
+        _first_values(control, "O")
+    except BuildFailed:
+        return False
+    return True
 
 
 def _first_values(control: Control, bot_mark: str) -> tuple[str, str]:

@@ -42,7 +42,7 @@ from pathlib import Path
 from ..bots.external import ExternalBot
 from ..sandbox import SUBMISSION, Limits
 from .fx_build import is_program
-from .fx_kind import LANGUAGE, build_fx_submission, fx_choices, fx_command
+from .fx_kind import BUILD, LANGUAGE, build_fx_submission, fx_choices, fx_command, keep_form
 from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS, DrivenBot
 from .intake import MANIFEST, Intake, take_in
 from .java_build import RUNNER, BuildFailed
@@ -155,17 +155,17 @@ def build_submission(data: bytes, folder: Path, *, windows: bool) -> HostedBuild
     upload.write_bytes(data)
     choices = fx_choices(upload)
     if choices is not None:
-        return build_fx_submission(upload, folder / "build", choices)
+        return build_fx_submission(upload, folder / BUILD, choices)
     intake = take_in(upload)
     program = choose(intake)
     if program is None and intake.manifest is None and is_program(intake.of(".java")):
         if windows:
-            return _window(upload, intake, folder / "build")
-        return _adapter(intake, folder / "build")
+            return _window(upload, intake, folder / BUILD)
+        return _adapter(intake, folder / BUILD)
     kind = "java" if program is None else program.language
     build = KINDS[kind].build
     assert build is not None  # only a program played through its window is built whole
-    return build(intake, program, folder / "build")
+    return build(intake, program, folder / BUILD)
 
 
 WINDOWS_ONLY = (
@@ -186,6 +186,7 @@ def _window(upload: Path, intake: Intake, out: Path) -> HostedBuild:
     try:
         return build_fx_submission(upload, out, {})
     except BuildFailed as window:
+        keep_form(out, out.parent)  # its team chooses again in its form
         shutil.rmtree(out, ignore_errors=True)
         found = _adapter_finds(intake, out)
         raise BuildFailed(f"its own window cannot be played: {window}\n{found}") from None

@@ -21,7 +21,7 @@ from pathlib import Path
 from ..core.errors import AdjacencyError
 from .check import check_bot
 from .fx_check import CHECK_ROUNDS, check_driven_program
-from .fx_kind import check_rounds, kept_window
+from .fx_kind import check_rounds, kept_window, refused_window
 from .kinds import KINDS, WINDOWS_ONLY, build_submission
 from .player import Choice, save_choice
 from .sandbox_build import HostedBuild
@@ -87,7 +87,7 @@ def judge(
     try:
         hosted = build_afresh(data, folder, windows=windows)
     except AdjacencyError as exc:  # the intake's rule, the compiler's output, no bot to choose
-        return Judged(False, str(exc), window=kept_window(folder))  # a form no recipe fills
+        return Judged(False, str(exc), window=refused_window(folder))  # a form no recipe fills
     choice = Choice.of(hosted)
     window = KINDS[hosted.kind].window
     if window:  # played from its window's start only: its check is a game

@@ -31,7 +31,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from starlette.requests import ClientDisconnect
 
 from ...client.wire import MAX_UPLOAD
-from ...hosting.fx_kind import has_form, kept_form, kept_window, with_choices
+from ...hosting.fx_kind import kept_form, kept_window, refused_form, with_choices
 from ...hosting.fx_recipe import recipe_for
 from ...hosting.intake import IntakeRefused
 from ...hosting.java_build import BuildFailed
@@ -102,7 +102,7 @@ def submission_out(
     if db is not None and submission.status in ("accepted", "refused"):
         folder = version_folder(db, submission.member_id, submission.version)
         if submission.status == "refused":
-            program = has_form(folder)
+            program = refused_form(folder) is not None
         else:
             choice = load_choice(folder)
             program = choice is not None and through_window(choice.kind)
@@ -330,15 +330,16 @@ NOT_A_PROGRAM = "is not a program played through its window, or is not built"
 def _program(request: Request, member: Member, version: int) -> tuple[Submission, Path]:
     """The team's ``version`` and the folder its program was built in (its kept choice's,
     :func:`~adjacency.hosting.player.load_choice`; a refused version's, where it keeps its
-    form: :func:`~adjacency.hosting.fx_kind.has_form`); 404 for no such version, and for
+    form: :func:`~adjacency.hosting.fx_kind.refused_form`); 404 for no such version, and for
     one that is no program played through its window or whose build is not kept."""
     submission = store_of(request).submissions.version(member.id, version)
     if submission is None:
         raise GameNotFound(f"{member.name} has no version {version}")
     db = request.app.state.league_db
     folder = version_folder(db, member.id, submission.version)
-    if submission.status == "refused" and has_form(folder):
-        return submission, folder
+    kept = refused_form(folder) if submission.status == "refused" else None
+    if kept is not None:
+        return submission, kept
     choice = load_choice(folder)
     if choice is None or not through_window(choice.kind):
         raise GameNotFound(f"{member.name}'s version {version} {NOT_A_PROGRAM}")
