@@ -49,7 +49,8 @@ def register(sub: Any) -> None:
         default=[],
         metavar="LABEL=OPTION",
         help="your choice in your program's input window, by a control's label or fx:id "
-        "(repeat for several; implies --program), e.g. --choose 'Player O=Bot Minimax'",
+        "(repeat for several; implies --program), e.g. --choose 'Player O=Bot Minimax'; "
+        "'who moves first=LABEL' names the control that says who moves first",
     )
     submit.set_defaults(handler=run_submit)
 
