@@ -23,6 +23,7 @@ import httpx
 import pytest
 
 from adjacency.core import Position
+from adjacency.hosting.fx_recipe import MOVES_FIRST, NO_FIRST
 from adjacency.league.league_file import LeagueStore
 from browser_helpers import (
     EVERY_IMPACT,
@@ -186,7 +187,8 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
         form = api.get("/submissions/1/form").json()
         assert form["choice"] == "plays Minimax as O"
         assert [(c["name"], c["options"], c["chosen"]) for c in form["controls"]] == [
-            ("botType", ["Minimax", "Local Search"], "Minimax")
+            ("botType", ["Minimax", "Local Search"], "Minimax"),
+            (MOVES_FIRST, [NO_FIRST, "botType", "firstMover"], "firstMover"),
         ]
         window = api.get("/submissions/1/window.png")
         assert window.headers["content-type"] == "image/png"
