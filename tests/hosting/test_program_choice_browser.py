@@ -185,7 +185,10 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
         first = decided(api)
         assert first["status"] == "accepted", first["detail"]
         form = api.get("/submissions/1/form").json()
-        assert form["choice"] == "plays Minimax as O"
+        # its bot box shows no option: the first is played, and the choice says what else
+        assert form["choice"] == (
+            "plays Minimax as O; your form also offers Local Search: choose on your page"
+        )
         assert [(c["name"], c["options"], c["chosen"]) for c in form["controls"]] == [
             ("botType", ["Minimax", "Local Search"], "Minimax"),
             (MOVES_FIRST, [NO_FIRST, "botType", "firstMover"], "firstMover"),
@@ -228,7 +231,8 @@ def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
     pictures are the league file's); the teacher's page shows them under the version's
     account, once opened."""
     url, db = program_league
-    context, page, errors = signed_in(browser, url, add_member(db, "garuda"), locale, size)
+    token = add_member(db, "garuda")
+    context, page, errors = signed_in(browser, url, token, locale, size)
     project = download_zip(HOSTILE[2], tmp_path / "occupied-main.zip", sdk_bytes=1 << 20)
     page.locator("#zip").set_input_files(str(project))
     page.locator("#upload-form button[type=submit]").click()  # a league of windows: unasked
@@ -246,6 +250,14 @@ def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
     assert axe_violations(page, EVERY_IMPACT) == []
     if locale == "id-ID":
         said = page.locator("#versions .team-detail").all_text_contents()  # the server's
+        # the refused version keeps its form: its choice in the server's words, its
+        # controls' labels and options in the program's own
+        form = httpx.get(
+            f"{url}/api/league/submissions/1/form", headers={"Authorization": f"Bearer {token}"}
+        ).json()
+        said += [form["choice"]]
+        said += [c["label"] for c in form["controls"] if c["name"] != MOVES_FIRST]
+        said += [o for c in form["controls"] if c["name"] != MOVES_FIRST for o in c["options"]]
         assert english_left(page, ["garuda", "occupied-main.zip", *said]) == []
     assert errors == []
     context.close()
