@@ -102,6 +102,7 @@ def fit_totals(
     )
     r = fit.maximum()
     inverse = np.linalg.inv(fit.information(r))
+    top = fit.loglik(r)
     played = {p: [0.0, 0.0] for p in players}
     for a, b, won, count in totals:
         played[a][0] += count
@@ -124,7 +125,7 @@ def fit_totals(
             half = Z95 * math.sqrt(max(0.0, float(contrast @ inverse @ contrast)))
             low, high = float(elo[i]) - half, float(elo[i]) + half
         else:
-            low, high = fit.interval(r, contrast, inverse)
+            low, high = fit.interval(r, top, contrast, inverse)
         out.append(Rating(p, float(elo[i]), low, high, int(played[p][0]), float(played[p][1])))
     return sorted(out, key=lambda rating: -rating.elo)
 
@@ -202,16 +203,16 @@ class _Fit:
         return self.loglik(r)
 
     def interval(
-        self, best: np.ndarray, contrast: np.ndarray, inverse: np.ndarray
+        self, best: np.ndarray, top: float, contrast: np.ndarray, inverse: np.ndarray
     ) -> tuple[float, float]:
         """The 95% profile likelihood-ratio interval of ``contrast @ r`` around the
-        maximum ``best`` (``inverse``: its inverse information): each end is where
+        maximum ``best`` (``top``: its log-likelihood, ``inverse``: its inverse
+        information, both the same for every player's contrast): each end is where
         twice the log-likelihood has fallen by ``Z95**2``. Each end is found on the
         signed root of that fall, which is nearly linear in the value (exactly so for
         a quadratic log-likelihood), by Illinois' false position from the normal
         approximation's end: a handful of profiles."""
         n = self.n
-        top = self.loglik(best)
         centre = float(contrast @ best[:n])
         direction = inverse @ contrast
         variance = float(contrast @ direction)
