@@ -61,7 +61,9 @@ def test_a_teachers_event_is_made_and_exported_only_through_the_page(
             page.keyboard.press("Enter")
             expect(page.locator("#status")).to_have_text(f"Team {team} is added.")
             page.click("#reveal")
-            token = page.locator("#new-token").inner_text()
+            shown = page.locator("#new-token")
+            expect(shown).to_have_text(re.compile(r"^adjl_"))  # revealed, not masked
+            token = shown.inner_text()
             expect(page.locator("#connect-line")).to_have_text(
                 f"adjacency connect {url} greedy --token-file {team}.token"
             )

@@ -52,6 +52,9 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
         "pictures": [],
         "digests": [],
         "corpus": [],
+        "team_notes": [],
+        "similarity_records": [],
+        "similarity_marks": [],
     },
     "web.sqlite3": {
         "explorer": [],
@@ -72,7 +75,7 @@ one tried a puzzle;
 its secrets: made at the first request; the opening explorer's: the fixture's games
 have no result, and no league is read)."""
 NEW_COLUMNS: dict[str, dict[str, list[Any]]] = {
-    "league.db": {"events": [None] * 4 + [0], "games": [None] * 4, "members": [None]},
+    "league.db": {"events": [None] * 4 + [0], "games": [None] * 4, "members": [None, 0]},
     "arena.db": {"runs": [""]},
     "solutions.db": {"entries": [""]},
 }
@@ -81,8 +84,8 @@ rows from before (the league's events: their own clock, pace and upload deadline
 and closed to people, 0;
 its games: their detail's code and params, none for the fixture's games, which ended with
 no detail, and the submitted version each side played, none; its members: the key of a
-person's address, kept since; the arena's runs and the solved entries: their provenance,
-not recorded then, '')."""
+person's address, kept since, and kept out of the league's games, 0; the arena's runs
+and the solved entries: their provenance, not recorded then, '')."""
 
 
 def after_upgrade(kind: str, tables: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:

@@ -14,6 +14,7 @@ offers, which its check plays (:func:`~.fx_check.check_driven_program`).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import shutil
@@ -210,7 +211,8 @@ def keep_form(build: Path, folder: Path) -> None:
 
 def discard_build(folder: Path) -> None:
     """Remove all of a refused version's ``folder`` (its compiled classes, its copied
-    files: nothing plays it any more) but its program's form (:func:`keep_form`)."""
+    files: nothing plays it any more) but its program's form (:func:`keep_form`); the
+    folder itself goes too where no form is kept, so a refused version stores nothing."""
     keep_form(folder / BUILD, folder)
     for entry in folder.iterdir() if folder.is_dir() else ():
         if entry.name != KEPT_FORM:
@@ -218,6 +220,8 @@ def discard_build(folder: Path) -> None:
                 shutil.rmtree(entry, ignore_errors=True)
             else:
                 entry.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # refused where not empty: its kept form stays
 
 
 def refused_form(folder: Path) -> Path | None:

@@ -1,4 +1,4 @@
-"""The grading sheet (:mod:`adjacency.league.grading`) for the teacher: an event's or the
+"""The grading sheet (:mod:`adjacency.league.grading_sheet`) for the teacher: an event's or the
 whole league's, as JSON for the teacher's page and as CSV for a spreadsheet.
 
 Both routes need the league's admin token (401 without it, 403 with a member's); an
@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from ..auth import require_admin
 from ..deps import heavy_read
-from ..grading import FIELDS, as_csv, as_json, sheet
+from ..grading_sheet import FIELDS, as_csv, as_json, sheet
 from ..league_file import LeagueStore
 from ..models import ERRORS
 from ..store.records import MAX_NAME
@@ -34,7 +34,7 @@ EventName = Annotated[
 
 
 class SheetRowOut(BaseModel):
-    """One team's row (the columns of :mod:`adjacency.league.grading`)."""
+    """One team's row (the columns of :mod:`adjacency.league.grading_sheet`)."""
 
     team: str
     versions: int = Field(description="versions of its code uploaded")

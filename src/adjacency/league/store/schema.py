@@ -448,6 +448,12 @@ account, :meth:`.members.MembersRepo.keep_out`): never paired, its games unrated
 in the standings; 0 for the members stored before this column."""
 
 
+def _index_kept_out(db: sqlite3.Connection) -> None:
+    """Index the members kept out (:data:`KEPT_OUT`), only those: a scheduler pass asks
+    for them, and must not read every person of a class to learn that none is."""
+    db.execute("CREATE INDEX IF NOT EXISTS members_kept_out ON members(id) WHERE kept_out = 1")
+
+
 def rebuild_totals(db: sqlite3.Connection) -> None:
     """Replace the aggregate tables' rows by a recomputation from the games and ratings
     (:data:`REBUILD`), in the caller's transaction ``db``."""
@@ -568,7 +574,11 @@ STORE_SCHEMA = Schema(
             columns=LEFT_OUT,
         ),
         Step("the teacher's notes on teams", TEAM_NOTES),
-        Step("members kept out of the ladder and the events", columns=KEPT_OUT),
+        Step(
+            "members kept out of the ladder and the events",
+            columns=KEPT_OUT,
+            run=_index_kept_out,
+        ),
         Step("similarity reports saved as records, and their pairs' marks", SIMILARITY_RECORDS),
     ),
     legacy=_other_version,
@@ -606,8 +616,8 @@ STORE_SCHEMA = Schema(
     them the first time they are asked for); what each upload left out
     (:data:`LEFT_OUT`; nothing noted for a version from before);
 12. the teacher's note on each team (:data:`TEAM_NOTES`; none in a file from before);
-13. whether a member is kept out of the ladder and the events (:data:`KEPT_OUT`; no
-    member of a file from before is);
+13. whether a member is kept out of the ladder and the events (:data:`KEPT_OUT`, indexed for
+    those kept out only; no member of a file from before is);
 14. each event's similarity report saved as a record and its pairs' marks
     (:data:`SIMILARITY_RECORDS`; none in a file from before).
 
