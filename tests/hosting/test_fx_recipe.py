@@ -12,10 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adjacency.hosting.fx_recipe import (
+    LONG_PERSON_WORDS,
     MOVES_FIRST,
     NO_FIRST,
     ChoiceError,
     choosable,
+    is_person,
+    one_slip,
     recipe_for,
 )
 from adjacency.hosting.java_build import BuildFailed
@@ -249,3 +252,59 @@ def test_a_box_named_first_that_cannot_say_who_moves_first_gives_way() -> None:
     alone["controls"] = [c for c in controls if c["id"] != "firstBox"]
     with pytest.raises(BuildFailed, match="cannot tell which option of 'bot1Type'"):
         recipe_for(alone)
+
+
+def slips(a: str, b: str) -> int:
+    """The optimal-string-alignment distance of ``a`` and ``b`` by its dynamic programme:
+    an oracle written apart from :func:`~adjacency.hosting.fx_recipe.one_slip`."""
+    d = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) + 1):
+        d[i][0] = i
+    for j in range(len(b) + 1):
+        d[0][j] = j
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
+
+
+@given(
+    st.sampled_from(LONG_PERSON_WORDS) | st.text("abhmnu", max_size=7),
+    st.text("abhmnuxy", max_size=8),
+)
+def test_one_slip_is_a_distance_of_exactly_one(target: str, word: str) -> None:
+    assert one_slip(word, target) == (slips(word, target) == 1)
+
+
+@given(st.sampled_from(LONG_PERSON_WORDS), st.data())
+def test_a_person_word_with_one_slip_is_a_person(word: str, data: st.DataObject) -> None:
+    k = data.draw(st.integers(0, len(word) - 1))
+    slipped = data.draw(
+        st.sampled_from(
+            [
+                word[:k] + word[k + 1 :],  # a letter left out
+                word[:k] + "q" + word[k:],  # one added
+                word[:k] + "q" + word[k + 1 :],  # one changed
+                word[:k] + word[k + 1 : k + 2] + word[k] + word[k + 2 :],  # two swapped
+            ]
+        )
+    )
+    assert is_person(slipped.capitalize()) or slipped == word
+
+
+def test_a_person_option_misspelt_is_still_the_person_of_a_box_per_player() -> None:
+    """A box per player whose person option is misspelt (``hman``): the person goes on
+    one box and the bot on the other, as a person reading the window would; no box is
+    left with the program playing itself."""
+    people = ["hman", "bot minimax", "bot genetic"]
+    x_box = control("combo", "player1Type", "Player 1", people, "bot minimax")
+    o_box = control("combo", "player2Type", "Player 2", people, "bot minimax")
+    recipe = recipe_for(form(x_box, o_box))
+    assert sorted(dict(recipe.settings)[b] for b in ("player1Type", "player2Type")) == [
+        "bot minimax",
+        "hman",
+    ]
+    assert recipe.bot == "bot minimax"

@@ -25,7 +25,9 @@ is given a default, shown to the team:
   is the one the window shows if it has exactly one bot side, else the first that has:
   never one where the program plays itself, nor one without its bot;
 - a box with a person option (a type per side) takes the person on the first such box and
-  a bot on the second; any other box keeps the option the window shows;
+  a bot on the second; any other box keeps the option the window shows. A person option
+  names a person and no bot, or has a word one slip from a long person word (``hman``,
+  as a person reading the window takes it: :func:`is_person`);
 - a box that plays the bot never plays a blank, placeholder or person option: where the
   window shows one (or nothing), it takes the first real bot option naming an
   adversarial search (minimax, alpha-beta: the course's bot against a person), else the
@@ -47,6 +49,9 @@ from dataclasses import dataclass
 from .java_build import BuildFailed
 
 PERSON = re.compile(r"(?i)\b(person|human|manusia|orang|pemain|player|you|kamu)\b")
+LONG_PERSON_WORDS = ("person", "human", "manusia", "pemain", "player")
+"""The person words long enough that a word one slip away from one is still read as it
+(``hman``, ``humna``, ``playr``), as a person reading the option would."""
 BOT = re.compile(
     r"(?i)(bot|\bai\b|computer|komputer|minimax|alpha|local|search|genetic|random|greedy|hill)"
 )
@@ -244,8 +249,41 @@ def parse_choices(texts: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _is_person(option: str) -> bool:
-    return bool(PERSON.search(option)) and not BOT.search(option)
+def is_person(option: str) -> bool:
+    """Whether ``option`` names a person: a person word (:data:`PERSON`), or a word of
+    four letters or more one slip from a long one (:func:`one_slip`), and no bot word."""
+    if BOT.search(option):
+        return False
+    if PERSON.search(option):
+        return True
+    words = re.findall(r"[a-z]+", option.lower())
+    return any(
+        one_slip(word, person) for word in words if len(word) >= 4 for person in LONG_PERSON_WORDS
+    )
+
+
+def one_slip(word: str, target: str) -> bool:
+    """Whether ``word`` is ``target`` with one letter left out, added, changed, or two
+    neighbours swapped (a Damerau-Levenshtein distance of exactly one).
+
+    >>> [one_slip(w, "human") for w in ("hman", "humans", "humna", "hunan", "human", "hm")]
+    [True, True, True, True, False, False]
+    """
+    if word == target or abs(len(word) - len(target)) > 1:
+        return False
+    if len(word) == len(target):
+        diff = [k for k, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
+        if len(diff) == 1:
+            return True
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and word[diff[0]] == target[diff[1]]
+            and word[diff[1]] == target[diff[0]]
+        )
+    short, long = sorted((word, target), key=len)
+    k = next((k for k, (a, b) in enumerate(zip(short, long, strict=False)) if a != b), len(short))
+    return short[k:] == long[k + 1 :]
 
 
 def _is_blank(option: str | None) -> bool:
@@ -255,7 +293,7 @@ def _is_blank(option: str | None) -> bool:
 
 def _is_bot(option: str | None) -> bool:
     """Whether ``option`` may be a bot: neither blank, a placeholder nor a person."""
-    return option is not None and not _is_blank(option) and not _is_person(option)
+    return option is not None and not _is_blank(option) and not is_person(option)
 
 
 def _shown(control: Control) -> str | None:
@@ -355,7 +393,7 @@ def recipe_for(
                 press[k] = one.label or one.name
     boxes = [c for c in fields if c.kind == "combo" and c is not rounds and c is not first]
     modes = [c for c in boxes if any(" vs" in o.lower() for o in c.options)]
-    per_side = [c for c in boxes if any(_is_person(o) for o in c.options) and c not in modes]
+    per_side = [c for c in boxes if any(is_person(o) for o in c.options) and c not in modes]
     others = [c for c in boxes if c not in modes and c not in per_side]
     settings = dict(chosen)
     player_names = iter(["Player 1", "Player 2", "Player 3", "Player 4"])
@@ -373,10 +411,10 @@ def recipe_for(
             elif single:
                 settings[control.name] = single[0]
         elif control in per_side:
-            person_taken = any(_is_person(settings.get(c.name, "")) for c in per_side)
+            person_taken = any(is_person(settings.get(c.name, "")) for c in per_side)
             bots = [o for o in control.options if _is_bot(o)]
             if not person_taken:
-                settings[control.name] = next(o for o in control.options if _is_person(o))
+                settings[control.name] = next(o for o in control.options if is_person(o))
             elif shown is not None and _is_bot(shown):
                 settings[control.name] = shown
             elif bots:
@@ -399,7 +437,7 @@ def recipe_for(
         sides = _mode_sides(pressed.label or "") if pressed else None
         if sides is not None:
             bot_mark, bot = sides, press[k]
-    bot_boxes = [c for c in per_side if not _is_person(settings.get(c.name, ""))]
+    bot_boxes = [c for c in per_side if not is_person(settings.get(c.name, ""))]
     box: Control | None = None
     if bot_boxes:
         box = bot_boxes[0]
@@ -422,7 +460,7 @@ def recipe_for(
     elif len(per_side) >= 2 and bot_boxes and not any(c.name in chosen for c in per_side[:2]):
         # no control says who moves first: X does; the bot goes on the side that must move
         x_box, o_box = sorted(per_side[:2], key=lambda c: _side(c) != "X")
-        person = next(o for o in x_box.options if _is_person(o))
+        person = next(o for o in x_box.options if is_person(o))
         either = (x_box.name, o_box.name, bot, person)
         for control in (x_box, o_box):
             settings.pop(control.name, None)
@@ -527,7 +565,7 @@ def _mode_sides(option: str) -> str | None:
     parts = re.split(r"(?i)\s+vs\.?\s+", option)
     if len(parts) != 2:
         return None
-    left, right = (not _is_person(p) and bool(BOT.search(p)) for p in parts)
+    left, right = (not is_person(p) and bool(BOT.search(p)) for p in parts)
     if left == right:
         return None
     return "X" if left else "O"
@@ -557,8 +595,8 @@ def _first_values(control: Control, bot_mark: str) -> tuple[str, str]:
     other_options = [o for o, m in by_mark.items() if m and m.group(1) == other]
     if bot_options and other_options:
         return bot_options[0], other_options[0]
-    bots = [o for o in control.options if BOT.search(o) and not _is_person(o)]
-    people = [o for o in control.options if _is_person(o)]
+    bots = [o for o in control.options if BOT.search(o) and not is_person(o)]
+    people = [o for o in control.options if is_person(o)]
     if bots and people:
         return bots[0], people[0]
     raise BuildFailed(
