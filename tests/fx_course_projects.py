@@ -529,6 +529,7 @@ FORMS = (
     Shape("per-player", form="sides"),
     Shape("bot-never-first", form="second"),
     Shape("unread-first", form="unread"),
+    Shape("radios", form="radios"),
 )
 """Input forms as real course projects write them, each played from its Download ZIP
 (:func:`form_files`; the game window and the bots are the other shapes'):
@@ -550,6 +551,10 @@ FORMS = (
   always does, so its bot can never move first.
 - ``unread-first``: a bot box and a check box that lets the bot move first in words the
   reading does not take for it (``AI starts``): the team names it.
+- ``radios``: radio buttons instead of boxes, each group a toggle group made in the
+  controller: the bot's (``Minimax``, ``Local Search``, showing Local Search) in the
+  grid's row of ``Bot algorithm:``, and who moves first (``Bot``, ``Person``, showing
+  Person) in a pane beside ``Who moves first:``.
 """
 
 
@@ -588,6 +593,19 @@ def _form_fxml(shape: Shape, controller: str) -> str:
             '  <ComboBox fx:id="typeX" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
             '  <Label text="Player O:" GridPane.rowIndex="4"/>\n'
             '  <ComboBox fx:id="typeO" GridPane.rowIndex="4" GridPane.columnIndex="1"/>\n'
+        )
+    elif shape.form == "radios":
+        rows.append(
+            '  <Label text="Bot algorithm:" GridPane.rowIndex="3"/>\n'
+            '  <RadioButton fx:id="minimax" text="Minimax" GridPane.rowIndex="3"'
+            ' GridPane.columnIndex="1"/>\n'
+            '  <RadioButton fx:id="local" text="Local Search" GridPane.rowIndex="3"'
+            ' GridPane.columnIndex="2"/>\n'
+            '  <Label text="Who moves first:" GridPane.rowIndex="4"/>\n'
+            '  <HBox spacing="8" GridPane.rowIndex="4" GridPane.columnIndex="1">\n'
+            '    <RadioButton fx:id="botFirst" text="Bot"/>\n'
+            '    <RadioButton fx:id="personFirst" text="Person"/>\n'
+            "  </HBox>\n"
         )
     elif shape.form in ("blank", "last", "windows", "second", "unread"):
         label = "Bot:" if shape.form == "blank" else "Bot"
@@ -677,6 +695,29 @@ def _form_controller(shape: Shape) -> str:
         node.setManaged(shown);
     }
 """
+    elif shape.form == "radios":
+        fields += [
+            "@FXML private RadioButton minimax;",
+            "@FXML private RadioButton local;",
+            "@FXML private RadioButton botFirst;",
+            "@FXML private RadioButton personFirst;",
+        ]
+        init += [
+            "ToggleGroup bots = new ToggleGroup();",
+            "minimax.setToggleGroup(bots);",
+            "local.setToggleGroup(bots);",
+            "local.setSelected(true);",
+            "ToggleGroup first = new ToggleGroup();",
+            "botFirst.setToggleGroup(first);",
+            "personFirst.setToggleGroup(first);",
+            "personFirst.setSelected(true);",
+        ]
+        who = (
+            "String xBot = null;\n"
+            '        String oBot = minimax.isSelected() ? "Minimax" : "Local Search";\n'
+            "        boolean oFirst = botFirst.isSelected();"
+        )
+        extra = ""
     elif shape.form == "sides":
         fields += ["@FXML private ComboBox<String> typeX;", "@FXML private ComboBox<String> typeO;"]
         for box in ("typeX", "typeO"):
@@ -731,7 +772,9 @@ import javafx.scene.control.Alert;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.RadioButton;
 import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.VBox;
 
 public class InputController {{

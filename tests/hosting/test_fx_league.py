@@ -242,6 +242,15 @@ FORM_CASES = {
         "moves second; your form also offers Local Search: choose on your page: played",
         "Minimax",
     ),
+    # radio buttons are read as a box: the bot's group shows Local Search, and who moves
+    # first is a group in a pane beside its label, set for each game
+    "radios": (FORMS[7], [], "plays Local Search as O: played 2 rounds", "Local Search"),
+    "radios-chosen": (
+        FORMS[7],
+        ["--choose", "Bot algorithm=Minimax"],
+        "plays Minimax as O: played 2 rounds",
+        "Minimax",
+    ),
 }
 
 

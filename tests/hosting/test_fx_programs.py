@@ -384,3 +384,21 @@ def test_the_dry_run_reads_only_what_shows(workshop: Workshop) -> None:
     assert dict(stacked.recipe.settings)["botAlgorithm"] == "Minimax"
     assert stacked.recipe.first == ("botFirst", "true", "false")
     assert stacked.form["path"] == ["Mainkan"]
+
+
+def test_a_group_of_radio_buttons_is_read_as_one_box(workshop: Workshop) -> None:
+    """Radio buttons of one toggle group are one choice, as a box is: named by the label
+    of its grid row or, for a pane of radio buttons, the pane's; its options its buttons'
+    texts, its value the one the window selects. No button is a control of its own."""
+    radios = workshop.built(FORMS[7])
+    listed = cast(list[dict[str, Any]], radios.form["controls"])
+    boxes = [
+        (c["id"], c["label"], c["options"], c["value"]) for c in listed if c["kind"] == "combo"
+    ]
+    assert boxes[1:] == [
+        (None, "Bot algorithm:", ["Minimax", "Local Search"], "Local Search"),
+        (None, "Who moves first:", ["Bot", "Person"], "Person"),
+    ], listed  # after the rounds
+    assert not {"minimax", "local", "botFirst", "personFirst"} & {c["id"] for c in listed}
+    assert dict(radios.recipe.settings)["Bot algorithm:"] == "Local Search"
+    assert radios.recipe.first == ("Who moves first:", "Bot", "Person")

@@ -13,14 +13,20 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.RadioButton;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TitledPane;
+import javafx.scene.control.Toggle;
+import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.GridPane;
 
 /**
  * A window's form as a person reads it: its controls (text fields, combo and choice boxes
  * with their options, check boxes, buttons), each named by the text a person sees beside it
- * and by its {@code fx:id}, and filled by a recipe. Only what shows counts: a node that is
+ * and by its {@code fx:id}, and filled by a recipe. A group of radio buttons (one toggle
+ * group) is one choice, as a box is: its options are its buttons' texts, its value the one
+ * selected, its name the label before its first button (or before the pane that holds
+ * them); a radio button in no group is a check box of its own text. Only what shows counts: a node that is
  * invisible or unmanaged, or under such a parent, is neither a control nor a label (a
  * window that stacks panes and shows one is read as the pane it shows). Every method here
  * runs on the JavaFX thread.
@@ -86,6 +92,26 @@ final class Form {
     }
 
     private static Control describe(Node node, List<Node> all, Set<Node> showing) {
+        if (node instanceof RadioButton radio) {
+            if (radio.getToggleGroup() == null) {
+                String text = radio.getText();
+                String label = text != null && !text.isBlank() ? text : labelOf(node, all, showing);
+                return new Control("check", node.getId(), label, List.of(), Boolean.toString(radio.isSelected()), node);
+            }
+            List<RadioButton> group = group(radio, showing);
+            if (group.isEmpty() || group.get(0) != radio) return null; // the group is read at its first button
+            List<String> options = new ArrayList<>();
+            String value = null;
+            for (RadioButton member : group) {
+                options.add(member.getText() == null ? "" : member.getText());
+                if (member.isSelected()) value = member.getText();
+            }
+            String label = labelOf(node, all, showing);
+            Parent holder = node.getParent();
+            if (label == null && holder != null && onlyRadios(holder)) label = labelOf(holder, all, showing);
+            if (label == null) label = String.join(" / ", options);
+            return new Control("combo", null, label, options, value, node);
+        }
         if (node instanceof CheckBox box) {
             String text = box.getText();
             String label = text != null && !text.isBlank() ? text : labelOf(node, all, showing);
@@ -114,6 +140,41 @@ final class Form {
             return new Control("combo", node.getId(), labelOf(node, all, showing), options, value == null ? null : value.toString(), node);
         }
         return null;
+    }
+
+    /** The radio buttons of {@code radio}'s toggle group that show, in the order of the scene graph. */
+    private static List<RadioButton> group(RadioButton radio, Set<Node> showing) {
+        ToggleGroup toggles = radio.getToggleGroup();
+        List<RadioButton> members = new ArrayList<>();
+        for (Node node : ordered(radio.getScene() == null ? radio : radio.getScene().getRoot())) {
+            if (node instanceof RadioButton other && other.getToggleGroup() == toggles && showing.contains(other)) members.add(other);
+        }
+        return members;
+    }
+
+    /** Every node under {@code root}, in the order of the scene graph. */
+    private static List<Node> ordered(Node root) {
+        List<Node> out = new ArrayList<>();
+        List<Node> stack = new ArrayList<>(List.of(root));
+        while (!stack.isEmpty()) {
+            Node node = stack.remove(stack.size() - 1);
+            out.add(node);
+            if (node instanceof Parent parent) {
+                List<Node> children = parent.getChildrenUnmodifiable();
+                for (int i = children.size() - 1; i >= 0; i--) stack.add(children.get(i));
+            }
+        }
+        return out;
+    }
+
+    /** Whether {@code parent}'s controls are radio buttons only (a pane that holds a group). */
+    private static boolean onlyRadios(Parent parent) {
+        boolean any = false;
+        for (Node child : parent.getChildrenUnmodifiable()) {
+            if (child instanceof RadioButton) any = true;
+            else if (child instanceof javafx.scene.control.Control && !(child instanceof Label)) return false;
+        }
+        return any;
     }
 
     /**
@@ -204,6 +265,19 @@ final class Form {
         Node node = control.node();
         if (node instanceof TextField field) {
             field.setText(value);
+        } else if (node instanceof RadioButton radio && radio.getToggleGroup() != null) {
+            String wanted = plain(control.options().get(option(control, value)));
+            for (Toggle toggle : radio.getToggleGroup().getToggles()) {
+                if (toggle instanceof RadioButton other && other.getText() != null && plain(other.getText()).equals(wanted)) {
+                    if (!other.isSelected()) other.fire(); // as a person clicks it: its action runs
+                    return;
+                }
+            }
+            throw new Failure("'" + value + "' is no longer a button of " + control.shown());
+        } else if (node instanceof RadioButton radio) { // in no group: a check box of its own
+            boolean wanted = Boolean.parseBoolean(value.trim());
+            if (wanted && !radio.isSelected()) radio.fire();
+            else if (!wanted && radio.isSelected()) radio.setSelected(false); // a click cannot clear it
         } else if (node instanceof CheckBox box) {
             if (box.isSelected() != Boolean.parseBoolean(value.trim())) box.fire();
         } else if (node instanceof ComboBox<?> box) {
