@@ -7,7 +7,8 @@ bottom-left and O's top-right, an alert at the end. The shapes vary as real proj
 who plays (a type box per side with a person option, one bot-type box, a game-mode box, or
 a fixed bot), who moves first (a check box or a combo box), where the FXML is (beside the
 sources, in a folder under ``src``, in a separate ``resources`` root named by an IntelliJ
-``.iml``), and where the bot moves (on the JavaFX thread, from a thread, from a timeline).
+``.iml``), and where the bot moves (on the JavaFX thread, from a thread, from a timeline, or at
+the press of a ``Move Bot`` button).
 
 Every bot is deterministic so that a test can tell its moves from any other's
 (:func:`bot_move`): the first choice of each box ("Minimax") takes the empty square that
@@ -40,7 +41,7 @@ class Shape:
     who: str = "per_side"  # per_side | bot_type | mode | fixed
     first: str = "check"  # check | combo
     fxml: str = "beside"  # beside | folder | resources
-    thread: str = "fx"  # fx | thread | timeline
+    thread: str = "fx"  # fx | thread | timeline | button
     hostile: str = ""  # "" | crash | late-crash | hang | occupied | spin | no-window | ...
     package: str = ""
     form: str = ""  # "": the shapes above; else one of FORMS (form_files)
@@ -85,6 +86,9 @@ FLOODS = Shape("floods", hostile="flood")
 square it tries (megabytes a move), harmless in an IDE: it plays as any other."""
 
 SPINS = Shape("spins", hostile="spin")
+BOT_BUTTON = Shape("bot-button", thread="button")
+"""The per-side shape whose bot moves only when its person presses ``Move Bot``, a
+button enabled at the bot's turn, as some teams' windows do."""
 """A program whose bot thinks for 30 s of CPU at its second move: its clock stops it."""
 
 ATTACKS = (
@@ -330,6 +334,8 @@ def _game_window(shape: Shape, head: str) -> str:
             "        t.setDaemon(true);\n"
             "        t.start();"
         )
+    elif shape.thread == "button":  # waits for its person to press Move Bot
+        think = "moveBot.setDisable(false);"
     else:
         think = (
             "Timeline later = new Timeline(new KeyFrame(Duration.millis(30),"
@@ -337,6 +343,18 @@ def _game_window(shape: Shape, head: str) -> str:
             "        later.play();"
         )
     show = "show()" if shape.thread == "timeline" else "showAndWait()"
+    button = shape.thread == "button"
+    move_bot = '    private final Button moveBot = new Button("Move Bot");\n' if button else ""
+    panes = "status, moveBot, grid" if button else "status, grid"
+    press = (
+        "        moveBot.setDisable(true);\n"
+        "        moveBot.setOnAction(e -> {\n"
+        "            moveBot.setDisable(true);\n"
+        "            if (botToMove() != null) place(botToMove().move(marks(), turn));\n"
+        "        });\n"
+        if button
+        else ""
+    )
     return f"""{head}import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
@@ -356,7 +374,7 @@ public class GameWindow {{
     private int pliesLeft;
     private String turn;
     private boolean thinking;
-
+{move_bot}
     public GameWindow(int rounds, String xBot, String oBot, boolean oFirst) {{
         this.xBot = xBot == null ? null : new Bot(xBot);
         this.oBot = oBot == null ? null : new Bot(oBot);
@@ -378,9 +396,9 @@ public class GameWindow {{
                 grid.add(cell, j, i);
             }}
         }}
-        Stage stage = new Stage();
+{press}        Stage stage = new Stage();
         stage.setTitle("Game Board");
-        stage.setScene(new Scene(new VBox(8, status, grid)));
+        stage.setScene(new Scene(new VBox(8, {panes})));
         stage.show();
         showStatus();
         if (botToMove() != null) think();

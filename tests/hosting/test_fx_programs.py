@@ -38,6 +38,7 @@ from adjacency.hosting.seat import BotSeat
 from adjacency.sandbox import check
 from fx_course_projects import (
     ATTACKS,
+    BOT_BUTTON,
     FORMS,
     HOSTILE,
     SHAPES,
@@ -402,3 +403,14 @@ def test_a_group_of_radio_buttons_is_read_as_one_box(workshop: Workshop) -> None
     assert not {"minimax", "local", "botFirst", "personFirst"} & {c["id"] for c in listed}
     assert dict(radios.recipe.settings)["Bot algorithm:"] == "Local Search"
     assert radios.recipe.first == ("Who moves first:", "Bot", "Person")
+
+
+@pytest.mark.parametrize("colour", ["x", "o"])
+def test_a_bot_that_moves_at_a_button_s_press_is_pressed_on(
+    workshop: Workshop, colour: str
+) -> None:
+    """A program whose bot waits for its person to press ``Move Bot`` (enabled at the
+    bot's turn): the driver, finding the program idle at its bot's turn, presses it once,
+    as a person would, and the moves are the team's bot's."""
+    result = play(workshop.built(BOT_BUTTON), colour)
+    check_moves(result, BOT_BUTTON, colour, from_top=True)

@@ -75,6 +75,16 @@ public final class Driver {
     private static final long TRIAL_MS = 4000;
     /** How long a button pressed on trial that the program answered otherwise has to open one. */
     private static final long ANSWERED_MS = 600;
+    /**
+     * How long the board holds still at the bot's turn, the program idle, before a button of
+     * the board's window that names its bot ("Move Bot") is pressed, as its person would.
+     */
+    private static final long IDLE_MS = 1200;
+    /** The CPU time the program's threads may use in {@link #IDLE_MS} and still be idle. */
+    private static final long IDLE_CPU_NS = 80_000_000L;
+    /** A button that names the bot (its text), and one that ends or restarts a game. */
+    private static final java.util.regex.Pattern BOT_BUTTON = java.util.regex.Pattern.compile("(?i)(bot|\\bai\\b|\\bcpu\\b|computer|komputer)");
+    private static final java.util.regex.Pattern ENDS_GAME = java.util.regex.Pattern.compile("(?i)(new|end|exit|quit|reset|restart|close|again|baru|keluar|ulang|selesai|tutup)");
     /** The most windows followed before the board. */
     private static final int MAX_WINDOWS = 4;
     /** Largest picture sent, in bytes of PNG (the server keeps none larger). */
@@ -869,10 +879,18 @@ public final class Driver {
         }
     }
 
-    /** The bot's move: the board read until it changes and holds still, then explained. */
+    /**
+     * The bot's move: the board read until it changes and holds still, then explained. A
+     * program that waits idle at its bot's turn (its JavaFX thread answers, its threads use
+     * no CPU) with a button naming its bot enabled on the board's window has that button
+     * pressed once, as its person would ({@link #botButton}).
+     */
     private int awaitMove(int[] before) throws InterruptedException {
         long began = System.currentTimeMillis();
         boolean said = false;
+        boolean pressed = false;
+        long cpuAt = programCpu();
+        long cpuSince = began;
         while (true) {
             if (!said && System.currentTimeMillis() - began > STUCK_MS) {
                 stuck("the program's bot has not moved");
@@ -881,6 +899,19 @@ public final class Driver {
             int[] now = cells(read(board));
             if (Arrays.equals(now, before)) {
                 closeAlerts();
+                long at = System.currentTimeMillis();
+                if (!pressed && at - cpuSince >= IDLE_MS) {
+                    long cpu = programCpu();
+                    boolean idle = cpu - cpuAt < IDLE_CPU_NS;
+                    cpuAt = cpu;
+                    cpuSince = at;
+                    Button button = idle ? botButton() : null;
+                    if (button != null) {
+                        System.err.println("fxdriver: the program waits at its bot's turn; pressing its button '" + button.getText() + "'");
+                        Fx.post(button::fire);
+                        pressed = true;
+                    }
+                }
                 Thread.sleep(POLL_MS);
                 continue;
             }
@@ -896,6 +927,40 @@ public final class Driver {
                 return occupied;
             }
             throw new Failure("the program's board changed from " + Rules.show(before) + " to " + Rules.show(now) + ": no single move of the bot does that");
+        }
+    }
+
+    /** The CPU time of the program's threads (every thread but the driver's own), in ns. */
+    private static long programCpu() {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().startsWith("fxdriver") || thread == Thread.currentThread()) continue;
+            long cpu = threads.getThreadCpuTime(thread.getId());
+            if (cpu > 0) total += cpu;
+        }
+        return total;
+    }
+
+    /**
+     * The enabled button of the board's window, not a square, whose text names the bot and
+     * neither ends nor restarts a game ("Move Bot", "AI move"), or null: none, or the JavaFX
+     * thread busy (the program is not waiting then).
+     */
+    private Button botButton() {
+        try {
+            return Fx.call(() -> {
+                Set<Node> squares = Collections.newSetFromMap(new IdentityHashMap<>());
+                for (Button[] row : board) squares.addAll(Arrays.asList(row));
+                for (Form.Control control : Form.read(board[0][0].getScene().getRoot())) {
+                    if (!(control.node() instanceof Button button) || squares.contains(button) || button.isDisabled()) continue;
+                    String text = button.getText() == null ? "" : button.getText();
+                    if (BOT_BUTTON.matcher(text).find() && !ENDS_GAME.matcher(text).find()) return button;
+                }
+                return null;
+            }, CALL_MS);
+        } catch (TimeoutException busy) {
+            return null;
         }
     }
 
