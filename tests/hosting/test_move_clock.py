@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -212,3 +213,29 @@ def test_the_check_charges_a_start_as_a_game_does(folder: Path, burn: float) -> 
     assert not verdict.accepted, "2.5 s burned before the handshake was free in the check"
     assert verdict.detail.startswith("position 1 of"), verdict.detail
     assert "its start took" in verdict.detail and "charged to its first move" in verdict.detail
+
+
+SAYS_THEN_THINKS = first_empty_program(
+    "says-then-thinks",
+    """\
+def think():
+    print("info string thinking", flush=True)  # heard at once, then nothing for seconds
+    end = time.process_time() + 30.0
+    while time.process_time() < end:
+        pass
+""",
+)
+
+
+def test_a_move_stopped_for_its_cpu_tells_its_whole_wall_time(folder: Path) -> None:
+    """A move stopped for its CPU is told with the wall time it ran, not the time to the
+    last line it wrote: one that says a word at once and then computes past its second
+    shows at least as many seconds of wall time as of CPU (one thread)."""
+    write_program(folder, "thinks.py", SAYS_THEN_THINKS)
+    choice = Choice(folder, "thinks.py", [], kind="python")
+    verdict = check_bot(choice.bot_now, 6, 6, 4, 1.0, choice.kind)
+    assert not verdict.accepted
+    found = re.search(r"used ([0-9.]+) s of CPU in ([0-9.]+) s of wall time", verdict.detail)
+    assert found is not None, verdict.detail
+    cpu, wall = float(found[1]), float(found[2])
+    assert cpu >= 1.0 and wall >= cpu * 0.9, verdict.detail

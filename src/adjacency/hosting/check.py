@@ -186,7 +186,7 @@ def ask_on_clock(
     finally:
         if process is not None:
             process.cap_cpu(None)
-    spent = watch.stop()
+    spent = watch.stop(failure is None)  # a failed move's wall time runs to now
     started = f"; {started_words(extra)}" if extra > 0 else ""
     if process is not None and process.reason is Reason.CPU:
         return f"used more than its {seconds:g} s of CPU ({spent.account()}){started}"
