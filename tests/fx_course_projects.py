@@ -15,7 +15,8 @@ Every bot is deterministic so that a test can tell its moves from any other's
 turns the most pieces, the first such from the window's top-left; the second ("Random",
 "Local Search") the same from the bottom-right. The hostile shapes break at the bot's
 second move: ``crash`` throws, ``hang`` never returns on the JavaFX thread, ``occupied``
-marks the square of one of the opponent's pieces, ``spin`` thinks for 30 s of CPU.
+marks the square of one of the opponent's pieces, ``spin`` thinks for 30 s of CPU, and
+``think-aloud`` too on the JavaFX thread, printing as it goes.
 """
 
 from __future__ import annotations
@@ -86,6 +87,9 @@ FLOODS = Shape("floods", hostile="flood")
 square it tries (megabytes a move), harmless in an IDE: it plays as any other."""
 
 SPINS = Shape("spins", hostile="spin")
+THINKS_ALOUD = Shape("thinks-aloud", hostile="think-aloud")
+"""A bot that thinks past any clock on the JavaFX thread at its second move, printing as
+it goes: its prints bury what the driver wrote of it on standard error."""
 BOT_BUTTON = Shape("bot-button", thread="button")
 """The per-side shape whose bot moves only when its person presses ``Move Bot``, a
 button enabled at the bot's turn, as some teams' windows do."""
@@ -254,6 +258,11 @@ def _bot(shape: Shape, head: str) -> str:
         "spin": (
             "if (moves == 2) { long until = System.nanoTime() + 30_000_000_000L;"
             " long n = 0; while (System.nanoTime() < until) n++; if (n < 0) return null; }"
+        ),
+        "think-aloud": (
+            "if (moves == 2) { long until = System.nanoTime() + 30_000_000_000L; long n = 0;"
+            " while (System.nanoTime() < until)"
+            ' if (++n % 20_000 == 0) System.out.println("tried " + n); }'
         ),
         "crash-twice": (
             'if (moves == 2) try { throw new IllegalStateException("the bot lost its way"); }'

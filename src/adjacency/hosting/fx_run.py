@@ -30,6 +30,7 @@ from pathlib import Path
 from ..bots.base import BotFailure, Search
 from ..bots.external import CommandSpec, ExternalBot
 from ..core import Position
+from ..core.game import Termination
 from ..protocol.client import EngineClient
 from ..protocol.transport import Transport
 from ..protocol.wire import BestMove, Info
@@ -39,6 +40,7 @@ from .fx_recipe import Recipe
 from .java_build import BuildFailed
 from .picture import PictureRefused, clean_png
 from .sandbox_build import JAVA
+from .team_words import STDERR_HEAD
 
 XVFB = "/usr/bin/Xvfb"
 """Debian's virtual X server (package ``xvfb``)."""
@@ -246,16 +248,27 @@ class DrivenBot(ExternalBot):
     """The pictures the driver sent in the move being made (a new one at each move's
     start, before any ``info`` line of it is heard)."""
 
+    _where: str | None = None
+    """Where the driver said the program's JavaFX thread was at this move's ``stop``
+    (:data:`WHERE`), or ``None``."""
+
     def _choose(self, position: Position, search: Search) -> str:
         self._pictures = Pictures()  # this move's
+        self._where = None
         try:
             return super()._choose(position, search)
         except BotFailure as failure:
-            failure.picture = self.picture = self._pictures.last
-            raise
+            told = failure
+            if self._where is not None and failure.termination is Termination.TIME_FORFEIT:
+                told = BotFailure(failure.termination, _at_clock_end(failure.detail, self._where))
+            told.picture = self.picture = self._pictures.last
+            raise told from None
 
     def _heard(self, info: Info, search: Search) -> None:
-        if not self._pictures.heard(info.string):
+        word, _, rest = info.string.partition(" ")
+        if word == WHERE and rest:
+            self._where = rest
+        elif not self._pictures.heard(info.string):
             super()._heard(info, search)
 
     def _judge(self, engine: EngineClient, position: Position, answer: BestMove) -> str:
@@ -266,6 +279,21 @@ class DrivenBot(ExternalBot):
             if not told:
                 raise
             raise BotFailure(failure.termination, "\n".join([failure.detail, *told])) from None
+
+
+WHERE = "javafx-thread"
+"""The first word of the ``info string`` the driver sends at a ``stop`` while the
+program's bot is still to move: where its JavaFX thread is (``the JavaFX thread is
+RUNNABLE in the program at MiniMax.java:130``). Sent on the protocol, as the program's
+prints on standard error may bury the driver's own lines there."""
+
+
+def _at_clock_end(detail: str, where: str) -> str:
+    """``detail`` (a time forfeit's) with where the JavaFX thread was at the clock's end
+    added to its first part, before the quoted standard error."""
+    head, quoted, tail = detail.partition(STDERR_HEAD)
+    said = where.replace("the JavaFX thread is", "its JavaFX thread was", 1)
+    return f"{head}; at its clock's end, {said}{quoted}{tail}"
 
 
 def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:

@@ -85,6 +85,8 @@ public final class Driver {
     /** A button that names the bot (its text), and one that ends or restarts a game. */
     private static final java.util.regex.Pattern BOT_BUTTON = java.util.regex.Pattern.compile("(?i)(bot|\\bai\\b|\\bcpu\\b|computer|komputer)");
     private static final java.util.regex.Pattern ENDS_GAME = java.util.regex.Pattern.compile("(?i)(new|end|exit|quit|reset|restart|close|again|baru|keluar|ulang|selesai|tutup)");
+    /** The first word of the {@code info string} that says, at a stop, where the JavaFX thread is. */
+    static final String WHERE = "javafx-thread";
     /** The most windows followed before the board. */
     private static final int MAX_WINDOWS = 4;
     /** Largest picture sent, in bytes of PNG (the server keeps none larger). */
@@ -269,18 +271,32 @@ public final class Driver {
      * waits in JavaFX itself).
      */
     private void stuck(String waiting) {
+        String where = javafxThread(true);
+        if (where != null) System.err.println("fxdriver: " + waiting + " for " + STUCK_MS / 1000 + " s; " + where);
+        showBoard(!pictured); // a picture at the first wait of a game only (each is sent)
+        pictured = true;
+    }
+
+    /**
+     * Where the JavaFX thread is now, in words: its state and the program's innermost frame
+     * ("the JavaFX thread is RUNNABLE in the program at MiniMax.java:130"), with its top
+     * frames where {@code top}; null where there is no such thread.
+     */
+    private static String javafxThread(boolean top) {
         for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
             Thread thread = entry.getKey();
             if (!thread.getName().equals("JavaFX Application Thread")) continue;
             StackTraceElement[] frames = entry.getValue();
             StackTraceElement own = teamFrame(frames);
-            StringBuilder top = new StringBuilder();
-            for (int i = 0; i < Math.min(4, frames.length); i++) top.append(i == 0 ? "" : " < ").append(frames[i]);
-            System.err.println("fxdriver: " + waiting + " for " + STUCK_MS / 1000 + " s; the JavaFX thread is " + thread.getState()
-                    + (own == null ? "" : " in the program at " + own.getFileName() + ":" + own.getLineNumber()) + ", at " + top);
+            StringBuilder out = new StringBuilder("the JavaFX thread is ").append(thread.getState());
+            if (own != null) out.append(" in the program at ").append(own.getFileName()).append(':').append(own.getLineNumber());
+            if (top) {
+                out.append(", at ");
+                for (int i = 0; i < Math.min(4, frames.length); i++) out.append(i == 0 ? "" : " < ").append(frames[i]);
+            }
+            return out.toString();
         }
-        showBoard(!pictured); // a picture at the first wait of a game only (each is sent)
-        pictured = true;
+        return null;
     }
 
     /**
@@ -674,12 +690,19 @@ public final class Driver {
                         search.start();
                     }
                 }
+                case "stop" -> {
+                    // Nothing answers for the program; where its clock ran out, the
+                    // protocol hears where its JavaFX thread was (its prints may bury a
+                    // line on standard error).
+                    String where = search != null && search.isAlive() ? javafxThread(false) : null;
+                    if (where != null) send("info string " + WHERE + " " + where);
+                }
                 case "quit" -> {
                     quitting = true;
                     Runtime.getRuntime().halt(0);
                 }
                 default -> {
-                    // newgame, stop, setoption: nothing answers for the program
+                    // newgame, setoption: nothing answers for the program
                 }
             }
         }
