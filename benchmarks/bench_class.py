@@ -77,6 +77,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ports import free_port  # this folder is on the path
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 ADMIN = "adjl_admin-token-of-the-class-benchmark"
@@ -333,14 +335,6 @@ def environment() -> dict[str, str]:
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]),
     }
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait(predicate: Any, what: str, timeout: float) -> None:

@@ -54,6 +54,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from ports import free_port  # this folder is on the path
+
 from adjacency.hosting.java_build import kit_sources
 
 REPO = Path(__file__).resolve().parents[1]
@@ -338,7 +340,7 @@ class Processes:
     def serve(self, db: Path) -> str:
         """Start ``adjacency league serve`` on ``db`` (loopback exempt from the limits,
         no pace) and return its address once it answers."""
-        port = _free_port()
+        port = free_port()
         self.spawn([*ADJACENCY, "league", "serve", "--db", str(db), "--port", str(port),
                     "--exempt-loopback", "--pace", "0"], "server.log")  # fmt: skip
         url = f"http://127.0.0.1:{port}"
@@ -372,14 +374,6 @@ def new_league(
             _, token = store.members.add_member(name, kind, spec)
             tokens[name] = token or ""
     return tokens
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _answers(url: str) -> bool:

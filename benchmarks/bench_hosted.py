@@ -86,7 +86,6 @@ import json
 import os
 import shlex
 import shutil
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -100,6 +99,8 @@ from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
+
+from ports import free_port  # this folder is on the path
 
 from adjacency.bots import Limit, make_bot
 from adjacency.bots.external import CommandSpec, ExternalBot
@@ -143,13 +144,6 @@ def cli(*arguments: str) -> str:
         status = main(list(arguments))
     assert status == 0, (arguments, out.getvalue())
     return out.getvalue()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def proc_figures(pid: int) -> tuple[float, float]:

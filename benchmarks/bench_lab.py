@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import tempfile
 import threading
@@ -37,6 +36,7 @@ from typing import Any
 from urllib.parse import quote
 
 import uvicorn
+from ports import free_port  # this folder is on the path
 
 from adjacency import Position
 from adjacency.lab.limits import NODE_CAP
@@ -54,13 +54,6 @@ def positions() -> dict[str, Position]:
     for square in MIDGAME_MOVES:
         midgame = midgame.play(square)
     return {"start": start, "midgame": midgame}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 CLICK_AND_WATCH = """() => {

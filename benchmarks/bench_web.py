@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,15 +40,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from ports import free_port  # this folder is on the path
 
 CHROMIUM = "/usr/bin/chromium"
 PLAYERS = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
