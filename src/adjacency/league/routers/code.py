@@ -31,7 +31,7 @@ from ..league_file import LeagueError, LeagueStore
 from ..left_out import read as read_left_out
 from ..limits import check_rate
 from ..models import ERRORS
-from ..similarity import THRESHOLD
+from ..similarity import THRESHOLD, FilePair
 from ..store.digest_rows import TEMPLATE, Kind
 from ..store.records import Member
 from ..store.submission_rows import Submission
@@ -114,31 +114,6 @@ class VersionDiff(BaseModel):
     files: list[FileDiff]
 
 
-class PassageOut(BaseModel):
-    """A passage two files share: file, lines (1-based, inclusive) and text on each side."""
-
-    a_file: str
-    a_first: int
-    a_last: int
-    a_text: str
-    b_file: str
-    b_first: int
-    b_last: int
-    b_text: str
-
-
-class FilePairOut(BaseModel):
-    """A file of each side compared: the share of each file's fingerprints the other
-    has (the skeleton left out), how many they share, their passages."""
-
-    a_file: str
-    b_file: str
-    a_share: float
-    b_share: float
-    shared: int
-    passages: list[PassageOut]
-
-
 class PairOut(BaseModel):
     """Two projects compared: their listed file pairs (best first) and, beside them,
     the whole projects' shares (the skeleton left out)."""
@@ -152,7 +127,7 @@ class PairOut(BaseModel):
     a_share: float = Field(description="the share of a's whole project b has")
     b_share: float = Field(description="the share of b's whole project a has")
     shared: int
-    files: list[FilePairOut]
+    files: list[FilePair] = Field(description="its file pairs, best first")
 
 
 class SimilarityReport(BaseModel):
