@@ -87,9 +87,13 @@ FLOODS = Shape("floods", hostile="flood")
 square it tries (megabytes a move), harmless in an IDE: it plays as any other."""
 
 SPINS = Shape("spins", hostile="spin")
-THINKS_ALOUD = Shape("thinks-aloud", hostile="think-aloud")
-"""A bot that thinks past any clock on the JavaFX thread at its second move, printing as
-it goes: its prints bury what the driver wrote of it on standard error."""
+THINKS_ALOUD = (
+    Shape("thinks-aloud", hostile="think-aloud"),
+    Shape("thinks-aloud-thread", thread="thread", hostile="think-aloud"),
+)
+"""Bots that think past any clock at their second move, printing as they go (their prints
+bury what the driver wrote of them on standard error): on the JavaFX thread, and on a
+thread of their own."""
 BOT_BUTTON = Shape("bot-button", thread="button")
 """The per-side shape whose bot moves only when its person presses ``Move Bot``, a
 button enabled at the bot's turn, as some teams' windows do."""

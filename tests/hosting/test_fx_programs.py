@@ -417,13 +417,17 @@ def test_a_bot_that_moves_at_a_button_s_press_is_pressed_on(
     check_moves(result, BOT_BUTTON, colour, from_top=True)
 
 
-def test_a_bot_out_of_time_is_told_where_its_javafx_thread_was(workshop: Workshop) -> None:
-    """A bot still thinking on the JavaFX thread when its clock runs out, printing as it
-    goes (its prints bury the driver's lines on standard error): the loss says where the
-    program was at the clock's end, which the driver sent on the protocol at 'stop'."""
-    built = workshop.built(THINKS_ALOUD, dry=False)
-    result = play(built, "x", 4.0)
+@pytest.mark.parametrize("shape", THINKS_ALOUD, ids=[s.name for s in THINKS_ALOUD])
+def test_a_bot_out_of_time_is_told_where_it_was_thinking(workshop: Workshop, shape: Shape) -> None:
+    """A bot still thinking when its clock runs out, printing as it goes (its prints bury
+    the driver's lines on standard error): the loss says where the program was at the
+    clock's end (its JavaFX thread, or the thread of its own that runs its code), which
+    the driver sent on the protocol at 'stop'."""
+    result = play(workshop.built(shape, dry=False), "x", 4.0)
     assert (result.termination, result.result, result.plies) == ("time forfeit", "o", 2)
     assert "sent no bestmove" in result.detail, result.detail
-    where = "at its clock's end, its JavaFX thread was RUNNABLE in the program at Bot.java:"
-    assert where in result.detail.partition("; last lines of its stderr")[0], result.detail
+    thread = "JavaFX thread" if shape.thread == "fx" else "thread 'Thread-"
+    where = re.compile(
+        rf"at its clock's end, its {re.escape(thread)}.*?was RUNNABLE in the program at Bot\.java:"
+    )
+    assert where.search(result.detail.partition("; last lines of its stderr")[0]), result.detail

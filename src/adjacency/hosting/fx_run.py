@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shlex
 import time
 from dataclasses import dataclass
@@ -283,16 +284,18 @@ class DrivenBot(ExternalBot):
 
 WHERE = "javafx-thread"
 """The first word of the ``info string`` the driver sends at a ``stop`` while the
-program's bot is still to move: where its JavaFX thread is (``the JavaFX thread is
-RUNNABLE in the program at MiniMax.java:130``). Sent on the protocol, as the program's
-prints on standard error may bury the driver's own lines there."""
+program's bot is still to move: where the program is thinking, its JavaFX thread where
+that runs the program's code, else another thread that does (``the JavaFX thread is
+RUNNABLE in the program at MiniMax.java:130``, ``the thread 'pool-2-thread-1' is ...``).
+Sent on the protocol, as the program's prints on standard error may bury the driver's
+own lines there."""
 
 
 def _at_clock_end(detail: str, where: str) -> str:
-    """``detail`` (a time forfeit's) with where the JavaFX thread was at the clock's end
-    added to its first part, before the quoted standard error."""
+    """``detail`` (a time forfeit's) with where the program was thinking at the clock's
+    end added to its first part, before the quoted standard error."""
     head, quoted, tail = detail.partition(STDERR_HEAD)
-    said = where.replace("the JavaFX thread is", "its JavaFX thread was", 1)
+    said = re.sub(r"^the (.*?) is ", r"its \1 was ", where, count=1)
     return f"{head}; at its clock's end, {said}{quoted}{tail}"
 
 

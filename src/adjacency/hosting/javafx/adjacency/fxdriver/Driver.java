@@ -85,7 +85,7 @@ public final class Driver {
     /** A button that names the bot (its text), and one that ends or restarts a game. */
     private static final java.util.regex.Pattern BOT_BUTTON = java.util.regex.Pattern.compile("(?i)(bot|\\bai\\b|\\bcpu\\b|computer|komputer)");
     private static final java.util.regex.Pattern ENDS_GAME = java.util.regex.Pattern.compile("(?i)(new|end|exit|quit|reset|restart|close|again|baru|keluar|ulang|selesai|tutup)");
-    /** The first word of the {@code info string} that says, at a stop, where the JavaFX thread is. */
+    /** The first word of the {@code info string} that says, at a stop, where the program is thinking. */
     static final String WHERE = "javafx-thread";
     /** The most windows followed before the board. */
     private static final int MAX_WINDOWS = 4;
@@ -275,6 +275,29 @@ public final class Driver {
         if (where != null) System.err.println("fxdriver: " + waiting + " for " + STUCK_MS / 1000 + " s; " + where);
         showBoard(!pictured); // a picture at the first wait of a game only (each is sent)
         pictured = true;
+    }
+
+    /**
+     * Where the program is thinking now, in words: the JavaFX thread where it runs the
+     * program's code ("the JavaFX thread is RUNNABLE in the program at MiniMax.java:130"),
+     * else the first other thread of the program's that does, a running one first ("the
+     * thread 'pool-2-thread-1' is RUNNABLE in the program at Bot.java:88"); null where no
+     * thread runs the program's code.
+     */
+    private static String programThread() {
+        String found = null;
+        for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
+            Thread thread = entry.getKey();
+            if (thread.getName().startsWith("fxdriver") || thread == Thread.currentThread()) continue;
+            StackTraceElement own = teamFrame(entry.getValue());
+            if (own == null) continue;
+            boolean javafx = thread.getName().equals("JavaFX Application Thread");
+            String at = (javafx ? "the JavaFX thread" : "the thread '" + thread.getName() + "'") + " is " + thread.getState()
+                    + " in the program at " + own.getFileName() + ":" + own.getLineNumber();
+            if (javafx) return at;
+            if (found == null || thread.getState() == Thread.State.RUNNABLE && !found.contains(" is RUNNABLE ")) found = at;
+        }
+        return found;
     }
 
     /**
@@ -694,7 +717,7 @@ public final class Driver {
                     // Nothing answers for the program; where its clock ran out, the
                     // protocol hears where its JavaFX thread was (its prints may bury a
                     // line on standard error).
-                    String where = search != null && search.isAlive() ? javafxThread(false) : null;
+                    String where = search != null && search.isAlive() ? programThread() : null;
                     if (where != null) send("info string " + WHERE + " " + where);
                 }
                 case "quit" -> {
