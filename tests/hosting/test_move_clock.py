@@ -239,3 +239,34 @@ def test_a_move_stopped_for_its_cpu_tells_its_whole_wall_time(folder: Path) -> N
     assert found is not None, verdict.detail
     cpu, wall = float(found[1]), float(found[2])
     assert cpu >= 1.0 and wall >= cpu * 0.9, verdict.detail
+
+
+OPENS_SLOWLY = first_empty_program(
+    "opens-slowly",
+    """\
+OPENED = []
+
+def think():  # its first answer opens its game: 1.8 s of CPU, then none
+    if not OPENED:
+        OPENED.append(True)
+        end = time.process_time() + 1.8
+        while time.process_time() < end:
+            pass
+""",
+)
+
+
+@pytest.mark.parametrize(("kind", "accepted"), [("python", False), ("javafx", True)])
+def test_a_window_program_s_first_move_has_its_game_s_opening_free(
+    folder: Path, kind: str, accepted: bool
+) -> None:
+    """A program played through its window opens its game at its first move (its forms
+    followed, its board drawn): that move has the opening's allowance more on a 1 s clock
+    (1 s) and the grace (0.5 s), so 1.8 s of CPU there is in time; a program of the
+    engine protocol has no opening, and is stopped."""
+    write_program(folder, "opens.py", OPENS_SLOWLY)
+    choice = Choice(folder, "opens.py", [], kind="python")
+    verdict = check_bot(choice.bot_now, 6, 6, 4, 1.0, kind)
+    assert verdict.accepted is accepted, verdict.detail
+    if not accepted:
+        assert "used more than its 1 s of CPU" in verdict.detail, verdict.detail

@@ -148,8 +148,9 @@ def _late(
 
 
 def start_on_clock(make: Callable[[], Bot], kind: str) -> tuple[Bot, float]:
-    """The bot ``make`` starts (a program of ``kind``), and its start's seconds beyond its
-    kind's allowance (:class:`~.move_clock.StartWatch`), for its first answer's clock;
+    """The bot ``make`` starts (a program of ``kind``), and what its first answer's clock
+    is short (:meth:`~.move_clock.StartWatch.over`: its start's seconds beyond its kind's
+    allowance less its game's opening; negative: seconds more);
     :class:`~adjacency.bots.BotError` when it cannot start."""
     watch = StartWatch()
     bot = make()
@@ -189,7 +190,8 @@ def ask_on_clock(
     spent = watch.stop(failure is None)  # a failed move's wall time runs to now
     started = f"; {started_words(extra)}" if extra > 0 else ""
     if process is not None and process.reason is Reason.CPU:
-        return f"used more than its {seconds:g} s of CPU ({spent.account()}){started}"
+        opened = f", {-extra:g} s of them to open its game" if extra < 0 else ""
+        return f"used more than its {seconds:g} s of CPU{opened} ({spent.account()}){started}"
     late = _late(spent, seconds, not forfeit, failure) if failure is None or forfeit else None
     if isinstance(late, str):
         return late + started

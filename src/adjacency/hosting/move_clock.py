@@ -63,6 +63,15 @@ CPU, ``benchmarks/bench_fx_driver.py``); a compiled C++ program is given Python'
 start was not measured). A kind not named here gets the largest."""
 
 
+OPENING_ALLOWANCE: dict[str, float] = {"javafx": 1.0}
+"""Seconds of its first move that are free for a program played through its window: the
+opening of its game before its bot thinks (the driver following its forms, the program
+loading and drawing its board under its display), measured on the course projects of
+``benchmarks/bench_course_population.py`` as the longest answer of a bot that answers at
+once, its first: 0.42 to 0.69 s of CPU at a load of 2 to 5 on 2 cores. A program of
+another kind opens nothing."""
+
+
 def start_allowance(kind: str) -> float:
     """The free seconds of a start of a program of ``kind`` (:data:`START_ALLOWANCE`)."""
     return START_ALLOWANCE.get(kind, max(START_ALLOWANCE.values()))
@@ -86,13 +95,15 @@ class StartWatch:
         self.started = clock.monotonic()
 
     def over(self, process: SandboxedProcess, kind: str) -> float:
-        """The start's seconds beyond ``kind``'s allowance, now that ``process`` has
-        answered the handshake."""
+        """What its first move's clock is short, now that ``process`` has answered the
+        handshake: the start's seconds beyond ``kind``'s allowance (:func:`start_charge`),
+        less the opening of its game (:data:`OPENING_ALLOWANCE`): negative where its
+        first move has seconds more."""
         cpu = process.cpu_seconds()
         took = MoveTime(
             cpu, clock.monotonic() - self.started, process.waited_seconds(), self.core.denied(cpu)
         )
-        return start_charge(took, kind)
+        return start_charge(took, kind) - OPENING_ALLOWANCE.get(kind, 0.0)
 
 
 def started_words(extra: float) -> str:

@@ -95,8 +95,9 @@ class BotSeat:
         not its clock's): the next move is charged what it used beyond them, so thinking
         on the opponent's time is on its own clock."""
         self.start_over = 0.0
-        """Its start's seconds beyond its kind's allowance
-        (:func:`~.move_clock.start_charge`), charged to its first move."""
+        """What its first move's clock is short: its start's seconds beyond its kind's
+        allowance, less its game's opening (:meth:`~.move_clock.StartWatch.over`;
+        negative: seconds more)."""
 
     @property
     def process(self) -> SandboxedProcess | None:
@@ -145,7 +146,7 @@ class BotSeat:
             process.cap_cpu(None)
         spent = watch.stop(failure is None)
         self.charged = max(before, before + spent.cpu)
-        charged = charge(spent) + extra
+        charged = max(0.0, charge(spent) + extra)  # an opening's seconds are no one's
         if process.reason is Reason.CPU:
             return Answer(None, spent.cpu, spent.wall, failure, True, picture, charged, spent.own)
         if failure is None or failure[0] is Termination.TIME_FORFEIT:
