@@ -165,13 +165,26 @@ def test_a_crash_is_told_by_its_cause_not_by_what_followed(
     refused through the real server in its team's words: one line saying at which move
     and with which choice, then the cause (the first exception with the team's frames,
     its file and line), then the board; no command line, no folder of the server's, and
-    not the exception that followed."""
+    not the exception that followed. Its whole last output is kept for the team beside
+    the verdict."""
     db = folder / "league.db"
     token = program_league(db)
     project = download_zip(CRASHES_TWICE, tmp_path / "twice-main.zip", sdk_bytes=1 << 20)
     with served(db) as (url, _):
         submit_program(url, project, token, tmp_path)
         version = decided(url, token)
+        with httpx.Client(base_url=f"{url}/api/league", headers=bearer(token)) as api:
+            listed = api.get("/submissions").json()["submissions"][0]
+            output = api.get("/submissions/1/output.txt")
+        with httpx.Client(base_url=f"{url}/api/league") as api:
+            unsigned = api.get("/submissions/1/output.txt")
+    # Its last output is kept for the team: all it printed, the exception that followed too.
+    assert listed["output"] is True and unsigned.status_code == 401
+    assert output.status_code == 200, output.text
+    assert output.headers["content-type"] == "text/plain; charset=utf-8"
+    assert output.headers["x-content-type-options"] == "nosniff"
+    assert "java.lang.IllegalStateException: the bot lost its way" in output.text
+    assert "NullPointerException" in output.text
     detail = version["detail"]
     assert version["status"] == "refused", detail
     first, cause, *rest = detail.split("\n")

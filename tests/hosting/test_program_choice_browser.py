@@ -228,8 +228,8 @@ def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
     """A program whose bot marks an occupied square at its second move is refused at its
     check; its team's page shows, under the refusal, its window as the dry run drew it
     and its board at that move as its window drew it (its build folder is gone, the
-    pictures are the league file's); the teacher's page shows them under the version's
-    account, once opened."""
+    pictures are the league file's) and, once opened, its last output; the teacher's page
+    shows them under the version's account, once opened."""
     url, db = program_league
     token = add_member(db, "garuda")
     context, page, errors = signed_in(browser, url, token, locale, size)
@@ -246,10 +246,16 @@ def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
         assert image.evaluate("i => i.naturalWidth") > 200
     board = "Papan versi 1" if locale == "id-ID" else "The board of version 1"
     assert (pictures.nth(1).get_attribute("alt") or "").startswith(board)
+    # its last output, read when opened: the mark its window showed on an occupied square
+    output = page.locator("#versions .team-output")
+    expect(output).to_have_count(1)
+    output.locator("summary").click()
+    expect(output.locator("pre")).to_contain_text("a square that was not empty")
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     assert axe_violations(page, EVERY_IMPACT) == []
     if locale == "id-ID":
         said = page.locator("#versions .team-detail").all_text_contents()  # the server's
+        said += page.locator("#versions .team-output pre").all_text_contents()  # the program's
         # the refused version keeps its form: its choice in the server's words, its
         # controls' labels and options in the program's own
         form = httpx.get(
@@ -267,9 +273,12 @@ def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
     page.select_option("#code-team", "garuda")
     item = page.locator("#code-versions li[data-version='1']")
     expect(item).to_contain_text("refused")
-    item.locator("summary").click()
+    item.locator("details:not(.team-output) > summary").click()
     shown = item.locator(".team-pictures img")
     expect(shown).to_have_count(2)
+    kept = item.locator(".team-output")
+    kept.locator("summary").click()
+    expect(kept.locator("pre")).to_contain_text("a square that was not empty")
     for image in shown.all():
         expect(image).to_have_attribute("src", re.compile(r"^data:image/png;base64,iVBORw0KGgo"))
     assert axe_violations(page, EVERY_IMPACT) == []

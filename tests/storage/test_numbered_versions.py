@@ -55,6 +55,7 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
         "team_notes": [],
         "similarity_records": [],
         "similarity_marks": [],
+        "outputs": [],
     },
     "web.sqlite3": {
         "explorer": [],
@@ -73,7 +74,8 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
 ``submissions``: no team uploaded code; the web's puzzle ratings and their history: no
 one tried a puzzle;
 its secrets: made at the first request; the opening explorer's: the fixture's games
-have no result, and no league is read)."""
+have no result, and no league is read; the league's notes on teams, saved similarity
+reports and refused programs' outputs: none were written then)."""
 NEW_COLUMNS: dict[str, dict[str, list[Any]]] = {
     "league.db": {"events": [None] * 4 + [0], "games": [None] * 4, "members": [None, 0]},
     "arena.db": {"runs": [""]},

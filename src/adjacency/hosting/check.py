@@ -60,6 +60,9 @@ class Verdict:
     accepted: bool
     detail: str
     picture: bytes | None = None
+    output: str = ""
+    """A refusal's last standard error of the program (:func:`last_output`): its prints
+    and traces, for its team to read; empty where none was kept."""
 
 
 RETRIES = 2
@@ -93,12 +96,14 @@ def check_bot(
                 if not isinstance(outcome, Starved) or attempt == RETRIES:
                     break
             if isinstance(outcome, str):
-                return Verdict(False, f"{where}: {outcome}")
+                return Verdict(False, f"{where}: {outcome}", output=last_output(bot))
             if isinstance(outcome, Starved):
-                return Verdict(False, f"{where}: {outcome.why} (asked {RETRIES + 1} times)")
+                why = f"{where}: {outcome.why} (asked {RETRIES + 1} times)"
+                return Verdict(False, why, output=last_output(bot))
             move, took = outcome
             if move not in position.legal_moves():
-                return Verdict(False, f"{where}: the answer {move!r} is not a legal move")
+                illegal = f"{where}: the answer {move!r} is not a legal move"
+                return Verdict(False, illegal, output=last_output(bot))
             slowest = longer(slowest, took)
     finally:
         bot.close()
@@ -125,6 +130,15 @@ class Starved:
     """A move made late by the server, not the bot (it waited for a CPU): ``why``."""
 
     why: str
+
+
+def last_output(bot: Bot) -> str:
+    """What ``bot``'s program last wrote to its standard error, its prints and traces: at
+    most the last :data:`~adjacency.sandbox.process.OUTPUT_TAIL` bytes, decoded (a byte
+    that is no UTF-8 replaced), for its team to read at a refusal; empty for a bot outside
+    a sandbox."""
+    process = _process(bot)
+    return process.output_tail().decode("utf-8", "replace") if process is not None else ""
 
 
 def _process(bot: Bot) -> SandboxedProcess | None:

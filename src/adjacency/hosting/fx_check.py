@@ -21,7 +21,15 @@ from collections.abc import Callable
 from ..bots import Bot, BotError, Limit, make_bot
 from ..core import Color, Position
 from ..core.errors import IllegalMoveError
-from .check import Starved, Verdict, ask_on_clock, longer, start_on_clock, times
+from .check import (
+    Starved,
+    Verdict,
+    ask_on_clock,
+    last_output,
+    longer,
+    start_on_clock,
+    times,
+)
 from .fx_run import DrivenBot
 from .move_clock import MoveTime
 from .team_words import team_words
@@ -50,14 +58,17 @@ def check_driven_program(
         except BotError as exc:
             return Verdict(False, f"the program could not start: {team_words(str(exc))}")
         opponent = make_bot(house, 1)
+        output = ""
         try:
             played = _game(program, opponent, colour, rounds, seconds, extra)
+            if isinstance(played, str):
+                output = last_output(program)  # this game's program: one a game
         finally:
             program.close()
             opponent.close()
         if isinstance(played, str):
             picture = program.picture if isinstance(program, DrivenBot) else None
-            return Verdict(False, f"as {colour.upper()}, {played}", picture)
+            return Verdict(False, f"as {colour.upper()}, {played}", picture, output)
         slowest = longer(slowest, played)
     return Verdict(
         True,

@@ -33,12 +33,16 @@ class Judged:
     """A version's verdict: ``accepted`` or not, and why (``detail``); for a refused
     program played through its window, the picture of its ``board`` at the failed move
     of its check and of its input ``window`` (its dry run's), where they were taken: its
-    build folder, which holds them, is not kept."""
+    build folder, which holds them, is not kept; for a refused program, its last
+    ``output``."""
 
     accepted: bool
     detail: str
     board: bytes | None = None
     window: bytes | None = None
+    output: str = ""
+    """A refused program's last standard error at its check's failed move
+    (:attr:`~.check.Verdict.output`), for its team; empty where none was kept."""
 
 
 def plays_windows(rows: int, cols: int, from_start: bool) -> bool:
@@ -111,4 +115,5 @@ def judge(
     if checked.accepted:
         return Judged(True, detail)
     picture = kept_window(hosted.folder) if window else None
-    return Judged(False, detail + packages_note(checked.detail), checked.picture, picture)
+    note = packages_note(checked.detail)
+    return Judged(False, detail + note, checked.picture, picture, checked.output)

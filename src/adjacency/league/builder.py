@@ -191,6 +191,8 @@ class Builder:
                     judged = Judged(False, "the server failed while building it")
                 accepted = judged.accepted
                 keep_pictures(store, submission, judged)
+                if not accepted:
+                    store.outputs.keep(submission.member_id, submission.id, judged.output)
                 if accepted:
                     keep_digest(store, submission)
                 store.submissions.decide(submission.id, accepted, judged.detail)

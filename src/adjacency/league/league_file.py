@@ -13,7 +13,9 @@ the connection (:class:`~.store.database.LeagueDb`) and the repositories of its 
 * :class:`~.store.digest_rows.DigestsRepo` (``digests``, ``corpus``): each version's
   fingerprints and shown code, made once; the similarity report's template and corpus;
 * :class:`~.store.picture_rows.PicturesRepo` (``pictures``): pictures of the teams' programs
-  played through their windows, bounded per team.
+  played through their windows, bounded per team;
+* :class:`~.store.output_rows.OutputsRepo` (``outputs``): a refused program's last output,
+  bounded per team.
 
 Each repository takes the :class:`~.store.database.LeagueDb` and reads and writes only through
 its public :meth:`~.store.database.LeagueDb.query` and
@@ -47,6 +49,7 @@ from .store.game_rows import GamesRepo
 from .store.league_meta import MetaRepo
 from .store.members import MembersRepo
 from .store.note_rows import NotesRepo
+from .store.output_rows import OutputsRepo
 from .store.picture_rows import PicturesRepo
 from .store.rating_rows import RatingsRepo
 from .store.records import (
@@ -113,6 +116,8 @@ class LeagueStore(SQLiteStore):
         self.pictures = PicturesRepo(self.database)
         """Pictures of the teams' programs: a refused version's window, a failed move's
         board."""
+        self.outputs = OutputsRepo(self.database)
+        """A refused program's last output, for its team."""
         self.digests = DigestsRepo(self.database)
         """Each version's fingerprints and shown code, made once; the similarity corpus."""
         self.voids = VoidsRepo(self.database)

@@ -580,6 +580,11 @@ class SubmissionOut(BaseModel):
         description="a picture of its program's board at the failed move of its check is "
         "kept (board.png)",
     )
+    output: bool = Field(
+        False,
+        description="its program's last output at its check's failed move is kept "
+        "(output.txt): a refused version's prints and traces, at most 64 KiB",
+    )
 
 
 class VersionGame(GameSummary):

@@ -90,13 +90,15 @@ def submission_out(
     results: dict[int, tuple[int, float]] | None = None,
     db: Path | None = None,
     pictures: AbstractSet[tuple[int, What, int]] = frozenset(),
+    outputs: AbstractSet[int] = frozenset(),
 ) -> dict[str, Any]:
     """A version as the API shows it (never its bytes), with its finished games and
     points from ``results``
     (:meth:`~adjacency.league.store.submission_rows.SubmissionsRepo.results`),
     whether it is a program played through its window with its build kept (looked up in
     the league file ``db``'s builds, when given), and which of its pictures are kept in
-    the league file (``pictures``: :meth:`~.store.picture_rows.PicturesRepo.kept`)."""
+    the league file (``pictures``: :meth:`~.store.picture_rows.PicturesRepo.kept`), and
+    whether its last output is (``outputs``: :meth:`~.store.output_rows.OutputsRepo.kept`)."""
     games, points = (results or {}).get(submission.id, (0, 0.0))
     program = False
     if db is not None and submission.status in ("accepted", "refused"):
@@ -120,6 +122,7 @@ def submission_out(
         "program": program,
         "window": program or (submission.id, "window", 0) in pictures,
         "board": (submission.id, "check", 0) in pictures,
+        "output": submission.id in outputs,
     }
 
 
@@ -275,10 +278,11 @@ def versions_out(request: Request, member: Member) -> dict[str, Any]:
     repo = store.submissions
     versions, results = repo.versions(member.id), repo.results(member.id)
     pictures = store.pictures.kept([s.id for s in versions])
+    outputs = store.outputs.kept([s.id for s in versions])
     db = request.app.state.league_db
     return {
         "name": member.name,
-        "submissions": [submission_out(s, results, db, pictures) for s in versions],
+        "submissions": [submission_out(s, results, db, pictures, outputs) for s in versions],
     }
 
 
@@ -393,6 +397,19 @@ async def game_board(request: Request, member: Team, version: int, game_id: int)
     return await _picture(request, member, version, "game", game_id)
 
 
+TEXT_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/plain": {}}, "description": "the program's last output"}
+}
+
+
+@router.get("/submissions/{version}/output.txt", responses=TEXT_ANSWER)
+async def version_output(request: Request, member: Team, version: int) -> Response:
+    """The last output of the team's refused ``version`` at its check's failed move: its
+    program's standard error, at most its last 64 KiB (its prints and traces). 404 where
+    none is kept."""
+    return await _output(request, member, version)
+
+
 ADMIN_PICTURES = "/admin/members/{name}/submissions/{version}"
 """Where the teacher reads a team's pictures (the same as the team's, by its name)."""
 
@@ -421,6 +438,30 @@ async def team_check_board(request: Request, name: str, version: int) -> Respons
 async def team_game_board(request: Request, name: str, version: int, game_id: int) -> Response:
     """A team's version's board at its failed move in a game, as :func:`game_board`."""
     return await _picture(request, member_named(request, name), version, "game", game_id)
+
+
+@router.get(
+    ADMIN_PICTURES + "/output.txt", responses=TEXT_ANSWER, dependencies=[Depends(require_admin)]
+)
+async def team_output(request: Request, name: str, version: int) -> Response:
+    """A team's refused version's last output, as :func:`version_output`."""
+    return await _output(request, member_named(request, name), version)
+
+
+async def _output(request: Request, member: Member, version: int) -> Response:
+    """The last output kept for ``member``'s ``version``, as plain UTF-8 text with the
+    pictures' headers (never sniffed, never run); 404 for no such version or output."""
+
+    def read() -> str | None:
+        submission = store_of(request).submissions.version(member.id, version)
+        if submission is None:
+            raise GameNotFound(f"{member.name} has no version {version}")
+        return store_of(request).outputs.output(submission.id)
+
+    text = await asyncio.to_thread(read)
+    if text is None:
+        raise GameNotFound(f"{member.name}'s version {version} has no output kept")
+    return Response(text, media_type="text/plain; charset=utf-8", headers=PICTURE_HEADERS)
 
 
 PICTURE_HEADERS = {

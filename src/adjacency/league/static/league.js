@@ -57,6 +57,22 @@ export function fetchedImage(path, alt, headers) {
   return image;
 }
 
+// A <details> whose <pre> is filled, once opened, with the text at ``path`` (fetched with
+// ``headers``): a refused program's last output, read only when asked for.
+export function fetchedText(summary, label, path, headers) {
+  const text = el("pre", { class: "team-detail", tabindex: "0", "aria-label": label });
+  const box = el("details", { class: "team-output" }, el("summary", {}, summary), text);
+  let asked = false;
+  box.addEventListener("toggle", () => {
+    if (!box.open || asked) return;
+    asked = true;
+    fetch(path, { headers }).then(async (response) => {
+      text.textContent = response.ok ? await response.text() : "";
+    }).catch(() => { asked = false; });
+  });
+  return box;
+}
+
 export function eloValue(value) {
   return value == null ? "?" : `${value >= 0 ? "+" : "−"}${Math.abs(Math.round(value))}`;
 }

@@ -21,7 +21,7 @@
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
 import { decimal, errorText, has, t } from "/static/js/i18n.js";
-import { el, eventWord, fetchedImage, paceText, termination } from "./league.js";
+import { el, eventWord, fetchedImage, fetchedText, paceText, termination } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
 
@@ -650,6 +650,13 @@ function versionItem(v, open) {
     }
     details.open = open;
     item.append(details);
+  }
+  if (v.status === "refused" && v.output) {
+    // its program's last output, beside the account: fetched when opened
+    const base = `${API}/members/${encodeURIComponent(codeShown)}/submissions/${v.version}`;
+    item.append(fetchedText(t("team.output", { version: v.version }),
+      t("team.output.label", { version: v.version }), `${base}/output.txt`,
+      { Authorization: `Bearer ${memory}` }));
   }
   return item;
 }

@@ -18,7 +18,7 @@
 // every 3 s while a version waits to be built or checked and every 10 s otherwise (while
 // the tab is shown), so verdicts and games appear as they arrive.
 import { decimal, errorText, lang, t } from "/static/js/i18n.js";
-import { el, fetchedImage } from "./league.js";
+import { el, fetchedImage, fetchedText } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
 
@@ -31,6 +31,7 @@ const open = new Set(); // the versions whose games the reader opened
 const programs = new Map(); // version -> its window's panel, kept across redraws (a choice half made stays)
 const MOVES_FIRST = "who moves first"; // the choice naming the control that says who moves first
 const refusals = new Map(); // version -> the pictures of a refused program, fetched once
+const outputs = new Map(); // version -> the last output of a refused program, fetched once
 
 function stored() {
   try { return sessionStorage.getItem(KEY) || ""; } catch (err) { return ""; }
@@ -99,6 +100,7 @@ function drawVersions(versions) {
         again.addEventListener("click", () => buildAgain(v.version));
         cell.append(again);
         if (v.window || v.board) cell.append(refusedPictures(v));
+        if (v.output) cell.append(refusedOutput(v));
       }
       rows.push(el("tr", { class: "team-detail-row" }, cell));
     }
@@ -141,6 +143,17 @@ function refusedPictures(v) {
     refusals.set(v.version, shown);
   }
   return refusals.get(v.version);
+}
+
+// A refused program's last output (what it printed before its check failed), fetched when
+// opened and kept across redraws.
+function refusedOutput(v) {
+  if (!outputs.has(v.version)) {
+    outputs.set(v.version, fetchedText(t("team.output", { version: v.version }),
+      t("team.output.label", { version: v.version }), `${API}/${v.version}/output.txt`,
+      { Authorization: `Bearer ${memory}` }));
+  }
+  return outputs.get(v.version);
 }
 
 // A picture of the team's, fetched with its token.

@@ -448,6 +448,19 @@ account, :meth:`.members.MembersRepo.keep_out`): never paired, its games unrated
 in the standings; 0 for the members stored before this column."""
 
 
+OUTPUTS = """
+CREATE TABLE IF NOT EXISTS outputs (
+    submission_id INTEGER PRIMARY KEY REFERENCES submissions(id),
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    text TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS outputs_member ON outputs(member_id);
+"""
+"""The last output of each refused program (:mod:`.output_rows`): its standard error's
+last 64 KiB at its check's failed move, for its team and the teacher."""
+
+
 def _index_kept_out(db: sqlite3.Connection) -> None:
     """Index the members kept out (:data:`KEPT_OUT`), only those: a scheduler pass asks
     for them, and must not read every person of a class to learn that none is."""
@@ -580,6 +593,7 @@ STORE_SCHEMA = Schema(
             run=_index_kept_out,
         ),
         Step("similarity reports saved as records, and their pairs' marks", SIMILARITY_RECORDS),
+        Step("the last output of refused programs", OUTPUTS),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -619,7 +633,8 @@ STORE_SCHEMA = Schema(
 13. whether a member is kept out of the ladder and the events (:data:`KEPT_OUT`, indexed for
     those kept out only; no member of a file from before is);
 14. each event's similarity report saved as a record and its pairs' marks
-    (:data:`SIMILARITY_RECORDS`; none in a file from before).
+    (:data:`SIMILARITY_RECORDS`; none in a file from before);
+15. each refused program's last output (:data:`OUTPUTS`; none in a file from before).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every

@@ -1,0 +1,80 @@
+"""The last output of a team's refused program, kept in the league file (the ``outputs``
+table of :mod:`.schema`): :class:`OutputsRepo`.
+
+A program's prints never end its game: its standard error is drained and its last 64 KiB
+kept (:data:`~adjacency.sandbox.process.OUTPUT_TAIL`). Where its check refused it, that
+tail is what its team needs beside the verdict's few lines (the prints before the failed
+move, a trace the verdict shortened), so it is kept here, its build folder being
+removed. Only the team and the teacher read it. Each is at most :data:`MAX_BYTES`; a team
+keeps its :data:`KEPT` newest, so its outputs take at most ``KEPT * MAX_BYTES`` of the
+file whatever it uploads.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .database import LeagueDb
+
+MAX_BYTES = 64 << 10
+"""Bytes of a program's output kept: its last ones (as the sandbox keeps them)."""
+
+KEPT = 24
+"""Outputs a team keeps, the newest (at most 1.5 MiB)."""
+
+
+def last_bytes(text: str, limit: int = MAX_BYTES) -> str:
+    """The end of ``text`` that fits ``limit`` bytes of UTF-8, cut at a character.
+
+    >>> last_bytes("añb", 2)
+    'b'
+    >>> last_bytes("añb", 3)
+    'ñb'
+    """
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    return data[len(data) - limit :].decode("utf-8", "ignore")
+
+
+class OutputsRepo:
+    """The ``outputs`` table: one per refused version, bounded per team."""
+
+    def __init__(self, db: LeagueDb) -> None:
+        self.db = db
+
+    def keep(self, member_id: int, submission_id: int, text: str) -> bool:
+        """Keep ``text`` (its last :data:`MAX_BYTES`) as the output of ``member_id``'s
+        version ``submission_id``, replacing one kept for it, then drop the team's
+        oldest beyond :data:`KEPT`. Nothing is kept for an empty output: ``False``."""
+        if not text:
+            return False
+        with self.db.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO outputs (submission_id, member_id, text, created) "
+                "VALUES (?, ?, ?, ?)",
+                (submission_id, member_id, last_bytes(text), time.time()),
+            )
+            db.execute(
+                "DELETE FROM outputs WHERE member_id = ?1 AND submission_id NOT IN "
+                "(SELECT submission_id FROM outputs WHERE member_id = ?1 "
+                "ORDER BY created DESC, submission_id DESC LIMIT ?2)",
+                (member_id, KEPT),
+            )
+        return True
+
+    def output(self, submission_id: int) -> str | None:
+        """The output kept for version ``submission_id``, or ``None``."""
+        rows = self.db.query("SELECT text FROM outputs WHERE submission_id = ?", (submission_id,))
+        return str(rows[0][0]) if rows else None
+
+    def kept(self, submission_ids: list[int]) -> set[int]:
+        """Which of the versions ``submission_ids`` have an output kept."""
+        if not submission_ids:
+            return set()
+        marks = ", ".join("?" for _ in submission_ids)
+        rows = self.db.query(
+            f"SELECT submission_id FROM outputs WHERE submission_id IN ({marks})",
+            tuple(submission_ids),
+        )
+        return {int(s) for (s,) in rows}
