@@ -220,6 +220,7 @@ SAYS_THEN_THINKS = first_empty_program(
     """\
 def think():
     print("info string thinking", flush=True)  # heard at once, then nothing for seconds
+    print("thinking hard", file=sys.stderr, flush=True)  # its own print: kept for its team
     end = time.process_time() + 30.0
     while time.process_time() < end:
         pass
@@ -230,7 +231,8 @@ def think():
 def test_a_move_stopped_for_its_cpu_tells_its_whole_wall_time(folder: Path) -> None:
     """A move stopped for its CPU is told with the wall time it ran, not the time to the
     last line it wrote: one that says a word at once and then computes past its second
-    shows at least as many seconds of wall time as of CPU (one thread)."""
+    shows at least as many seconds of wall time as of CPU (one thread). What it printed
+    is the refusal's output."""
     write_program(folder, "thinks.py", SAYS_THEN_THINKS)
     choice = Choice(folder, "thinks.py", [], kind="python")
     verdict = check_bot(choice.bot_now, 6, 6, 4, 1.0, choice.kind)
@@ -239,6 +241,7 @@ def test_a_move_stopped_for_its_cpu_tells_its_whole_wall_time(folder: Path) -> N
     assert found is not None, verdict.detail
     cpu, wall = float(found[1]), float(found[2])
     assert cpu >= 1.0 and wall >= cpu * 0.9, verdict.detail
+    assert verdict.output == "thinking hard\n"  # its last output, for its team
 
 
 OPENS_SLOWLY = first_empty_program(
