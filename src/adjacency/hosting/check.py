@@ -205,7 +205,9 @@ def ask_on_clock(
     started = f"; {started_words(extra)}" if extra > 0 else ""
     if process is not None and process.reason is Reason.CPU:
         opened = f", {-extra:g} s of them to open its game" if extra < 0 else ""
-        return f"used more than its {seconds:g} s of CPU{opened} ({spent.account()}){started}"
+        thinking = getattr(bot, "thinking", None)  # a driven program's: where it thought
+        seen = f"; {thinking}" if thinking else ""
+        return f"used more than its {seconds:g} s of CPU{opened} ({spent.account()}){seen}{started}"
     late = _late(spent, seconds, not forfeit, failure) if failure is None or forfeit else None
     if isinstance(late, str):
         return late + started

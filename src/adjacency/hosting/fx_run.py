@@ -260,10 +260,29 @@ class DrivenBot(ExternalBot):
             return super()._choose(position, search)
         except BotFailure as failure:
             told = failure
-            if self._where is not None and failure.termination is Termination.TIME_FORFEIT:
-                told = BotFailure(failure.termination, _at_clock_end(failure.detail, self._where))
+            thinking = self.thinking
+            if thinking is not None and (
+                failure.termination is Termination.TIME_FORFEIT or self._stopped_for_cpu()
+            ):
+                told = BotFailure(failure.termination, _with_thinking(failure.detail, thinking))
             told.picture = self.picture = self._pictures.last
             raise told from None
+
+    @property
+    def thinking(self) -> str | None:
+        """Where the driver last said, in this move, that the program was thinking, in
+        the past (``at its clock's end, its JavaFX thread was RUNNABLE in the program at
+        MiniMax.java:130``), or ``None``."""
+        if self._where is None:
+            return None
+        return re.sub(
+            r"\bthe (JavaFX thread|thread '[^']*') is ", r"its \1 was ", self._where, count=1
+        )
+
+    def _stopped_for_cpu(self) -> bool:
+        """Whether its sandbox ended it for its CPU."""
+        transport = self.engine.transport if self.engine is not None else None
+        return isinstance(transport, SandboxedProcess) and transport.reason is Reason.CPU
 
     def _heard(self, info: Info, search: Search) -> None:
         word, _, rest = info.string.partition(" ")
@@ -283,20 +302,20 @@ class DrivenBot(ExternalBot):
 
 
 WHERE = "javafx-thread"
-"""The first word of the ``info string`` the driver sends at a ``stop`` while the
-program's bot is still to move: where the program is thinking, its JavaFX thread where
-that runs the program's code, else another thread that does (``the JavaFX thread is
-RUNNABLE in the program at MiniMax.java:130``, ``the thread 'pool-2-thread-1' is ...``).
-Sent on the protocol, as the program's prints on standard error may bury the driver's
-own lines there."""
+"""The first word of the ``info string`` the driver sends, while the program's bot is to
+move, of where the program is thinking: when (``3 s into its move``, and ``at its clock's
+end`` at a ``stop``), then its JavaFX thread where that runs the program's code, else
+another thread that does (``the JavaFX thread is RUNNABLE in the program at
+MiniMax.java:130``, ``the thread 'pool-2-thread-1' is ...``). Sent on the protocol, as
+the program's prints on standard error may bury the driver's own lines there."""
 
 
-def _at_clock_end(detail: str, where: str) -> str:
-    """``detail`` (a time forfeit's) with where the program was thinking at the clock's
-    end added to its first part, before the quoted standard error."""
+def _with_thinking(detail: str, thinking: str) -> str:
+    """``detail`` (a failed move's) with where the program was thinking
+    (:attr:`DrivenBot.thinking`) added to its first part, before the quoted standard
+    error."""
     head, quoted, tail = detail.partition(STDERR_HEAD)
-    said = re.sub(r"^the (.*?) is ", r"its \1 was ", where, count=1)
-    return f"{head}; at its clock's end, {said}{quoted}{tail}"
+    return f"{head}; {thinking}{quoted}{tail}"
 
 
 def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:

@@ -278,6 +278,15 @@ public final class Driver {
     }
 
     /**
+     * Send on the protocol where the program is thinking now ({@link #programThread}),
+     * {@code when} in words ("at its clock's end"), where a thread runs its code.
+     */
+    private void noteThinking(String when) {
+        String where = programThread();
+        if (where != null) send("info string " + WHERE + " " + when + ", " + where);
+    }
+
+    /**
      * Where the program is thinking now, in words: the JavaFX thread where it runs the
      * program's code ("the JavaFX thread is RUNNABLE in the program at MiniMax.java:130"),
      * else the first other thread of the program's that does, a running one first ("the
@@ -717,8 +726,7 @@ public final class Driver {
                     // Nothing answers for the program; where its clock ran out, the
                     // protocol hears where its JavaFX thread was (its prints may bury a
                     // line on standard error).
-                    String where = search != null && search.isAlive() ? programThread() : null;
-                    if (where != null) send("info string " + WHERE + " " + where);
+                    if (search != null && search.isAlive()) noteThinking("at its clock's end");
                 }
                 case "quit" -> {
                     quitting = true;
@@ -940,6 +948,7 @@ public final class Driver {
         while (true) {
             if (!said && System.currentTimeMillis() - began > STUCK_MS) {
                 stuck("the program's bot has not moved");
+                noteThinking(STUCK_MS / 1000 + " s into its move"); // heard where a stop never comes
                 said = true;
             }
             int[] now = cells(read(board));
