@@ -602,9 +602,16 @@ public final class Driver {
 
     /** After a known press: the board or a new window, waiting as long as it takes (the clock decides). */
     private Object awaitNext(Set<Window> seen) throws InterruptedException {
+        long began = System.currentTimeMillis();
+        boolean noted = false;
         while (true) {
             Object next = look(seen);
             if (next != null) return next;
+            if (!noted && System.currentTimeMillis() - began > STUCK_MS) {
+                // a program may move its bot before it shows its board: where it thinks
+                noteThinking(STUCK_MS / 1000 + " s after its start button, before its board showed");
+                noted = true;
+            }
             closeAlerts();
             Thread.sleep(POLL_MS);
         }
