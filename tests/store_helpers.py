@@ -5,6 +5,7 @@ read while it runs (``tests/workers/``)."""
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -80,6 +81,14 @@ def undo_league_steps(db: Path, columns: Any) -> int:
     with sqlite3.connect(db) as raw:
         for step in STORE_SCHEMA.steps[first:]:
             for table, column, _ in step.columns:
+                indexes = raw.execute(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+                    "AND sql IS NOT NULL",
+                    (table,),
+                ).fetchall()
+                for name, sql in indexes:  # an index a step made on the column goes with it
+                    if re.search(rf"\b{column}\b", sql):
+                        raw.execute(f'DROP INDEX "{name}"')
                 raw.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
         raw.execute(f"PRAGMA user_version = {first}")
     raw.close()
