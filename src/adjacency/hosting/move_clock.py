@@ -67,9 +67,9 @@ OPENING_ALLOWANCE: dict[str, float] = {"javafx": 1.0}
 """Seconds of its first move that are free for a program played through its window: the
 opening of its game before its bot thinks (the driver following its forms, the program
 loading and drawing its board under its display), measured on the course projects of
-``benchmarks/bench_course_population.py`` as the longest answer of a bot that answers at
-once, its first: 0.42 to 0.69 s of CPU at a load of 2 to 5 on 2 cores. A program of
-another kind opens nothing."""
+``benchmarks/bench_course_population.py`` whose bots answer at once: their longest
+answer, the first included, took 0.39 to 0.69 s of CPU (8 projects, a load of 2 to 5 on
+2 cores), so the opening takes at most that. A program of another kind opens nothing."""
 
 
 def start_allowance(kind: str) -> float:
