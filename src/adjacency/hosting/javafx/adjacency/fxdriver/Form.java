@@ -98,7 +98,7 @@ final class Form {
                 String label = text != null && !text.isBlank() ? text : labelOf(node, all, showing);
                 return new Control("check", node.getId(), label, List.of(), Boolean.toString(radio.isSelected()), node);
             }
-            List<RadioButton> group = group(radio, showing);
+            List<RadioButton> group = group(radio, all);
             if (group.isEmpty() || group.get(0) != radio) return null; // the group is read at its first button
             List<String> options = new ArrayList<>();
             String value = null;
@@ -142,29 +142,17 @@ final class Form {
         return null;
     }
 
-    /** The radio buttons of {@code radio}'s toggle group that show, in the order of the scene graph. */
-    private static List<RadioButton> group(RadioButton radio, Set<Node> showing) {
+    /**
+     * The radio buttons of {@code radio}'s toggle group among {@code all} (the nodes that
+     * show, in the order of the scene graph, as {@link #read} collects them).
+     */
+    private static List<RadioButton> group(RadioButton radio, List<Node> all) {
         ToggleGroup toggles = radio.getToggleGroup();
         List<RadioButton> members = new ArrayList<>();
-        for (Node node : ordered(radio.getScene() == null ? radio : radio.getScene().getRoot())) {
-            if (node instanceof RadioButton other && other.getToggleGroup() == toggles && showing.contains(other)) members.add(other);
+        for (Node node : all) {
+            if (node instanceof RadioButton other && other.getToggleGroup() == toggles) members.add(other);
         }
         return members;
-    }
-
-    /** Every node under {@code root}, in the order of the scene graph. */
-    private static List<Node> ordered(Node root) {
-        List<Node> out = new ArrayList<>();
-        List<Node> stack = new ArrayList<>(List.of(root));
-        while (!stack.isEmpty()) {
-            Node node = stack.remove(stack.size() - 1);
-            out.add(node);
-            if (node instanceof Parent parent) {
-                List<Node> children = parent.getChildrenUnmodifiable();
-                for (int i = children.size() - 1; i >= 0; i--) stack.add(children.get(i));
-            }
-        }
-        return out;
     }
 
     /** Whether {@code parent}'s controls are radio buttons only (a pane that holds a group). */
