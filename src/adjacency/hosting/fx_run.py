@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import shlex
 import time
 from dataclasses import dataclass
@@ -249,13 +248,14 @@ class DrivenBot(ExternalBot):
     """The pictures the driver sent in the move being made (a new one at each move's
     start, before any ``info`` line of it is heard)."""
 
-    _where: str | None = None
-    """Where the driver said the program's JavaFX thread was at this move's ``stop``
-    (:data:`WHERE`), or ``None``."""
+    thinking: str | None = None
+    """Where the driver last said, in this move, that the program was thinking
+    (:data:`WHERE`: ``at its clock's end, its JavaFX thread was RUNNABLE in the program at
+    MiniMax.java:130``), or ``None``."""
 
     def _choose(self, position: Position, search: Search) -> str:
         self._pictures = Pictures()  # this move's
-        self._where = None
+        self.thinking = None
         try:
             return super()._choose(position, search)
         except BotFailure as failure:
@@ -268,17 +268,6 @@ class DrivenBot(ExternalBot):
             told.picture = self.picture = self._pictures.last
             raise told from None
 
-    @property
-    def thinking(self) -> str | None:
-        """Where the driver last said, in this move, that the program was thinking, in
-        the past (``at its clock's end, its JavaFX thread was RUNNABLE in the program at
-        MiniMax.java:130``), or ``None``."""
-        if self._where is None:
-            return None
-        return re.sub(
-            r"\bthe (JavaFX thread|thread '[^']*') is ", r"its \1 was ", self._where, count=1
-        )
-
     def _stopped_for_cpu(self) -> bool:
         """Whether its sandbox ended it for its CPU."""
         transport = self.engine.transport if self.engine is not None else None
@@ -287,7 +276,7 @@ class DrivenBot(ExternalBot):
     def _heard(self, info: Info, search: Search) -> None:
         word, _, rest = info.string.partition(" ")
         if word == WHERE and rest:
-            self._where = rest
+            self.thinking = rest
         elif not self._pictures.heard(info.string):
             super()._heard(info, search)
 
@@ -303,11 +292,12 @@ class DrivenBot(ExternalBot):
 
 WHERE = "javafx-thread"
 """The first word of the ``info string`` the driver sends, while the program's bot is to
-move, of where the program is thinking: when (``3 s into its move``, and ``at its clock's
-end`` at a ``stop``), then its JavaFX thread where that runs the program's code, else
-another thread that does (``the JavaFX thread is RUNNABLE in the program at
-MiniMax.java:130``, ``the thread 'pool-2-thread-1' is ...``). Sent on the protocol, as
-the program's prints on standard error may bury the driver's own lines there."""
+move, of where the program is thinking, worded as a lost move tells it: when (``3 s
+into its move``, and ``at its clock's end`` at a ``stop``), then its JavaFX thread where
+that runs the program's code, else another thread that does (``its JavaFX thread was
+RUNNABLE in the program at MiniMax.java:130``, ``its thread 'pool-2-thread-1' was ...``).
+Sent on the protocol, as the program's prints on standard error may bury the driver's own
+lines there."""
 
 
 def _with_thinking(detail: str, thinking: str) -> str:

@@ -279,7 +279,8 @@ public final class Driver {
 
     /**
      * Send on the protocol where the program is thinking now ({@link #programThread}),
-     * {@code when} in words ("at its clock's end"), where a thread runs its code.
+     * {@code when} in words ("at its clock's end"), where a thread runs its code: the
+     * server adds the line to a lost move's words as it comes.
      */
     private void noteThinking(String when) {
         String where = programThread();
@@ -287,26 +288,31 @@ public final class Driver {
     }
 
     /**
-     * Where the program is thinking now, in words: the JavaFX thread where it runs the
-     * program's code ("the JavaFX thread is RUNNABLE in the program at MiniMax.java:130"),
-     * else the first other thread of the program's that does, a running one first ("the
-     * thread 'pool-2-thread-1' is RUNNABLE in the program at Bot.java:88"); null where no
-     * thread runs the program's code.
+     * Where the program is thinking now, in words as a lost move tells it: the JavaFX
+     * thread where it runs the program's code ("its JavaFX thread was RUNNABLE in the
+     * program at MiniMax.java:130"), else the first other thread of the program's that
+     * does, a running one first ("its thread 'pool-2-thread-1' was RUNNABLE in the program
+     * at Bot.java:88"); null where no thread runs the program's code.
      */
     private static String programThread() {
         String found = null;
         for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
             Thread thread = entry.getKey();
-            if (thread.getName().startsWith("fxdriver") || thread == Thread.currentThread()) continue;
+            if (driverThread(thread)) continue;
             StackTraceElement own = teamFrame(entry.getValue());
             if (own == null) continue;
             boolean javafx = thread.getName().equals("JavaFX Application Thread");
-            String at = (javafx ? "the JavaFX thread" : "the thread '" + thread.getName() + "'") + " is " + thread.getState()
+            String at = (javafx ? "its JavaFX thread" : "its thread '" + thread.getName() + "'") + " was " + thread.getState()
                     + " in the program at " + own.getFileName() + ":" + own.getLineNumber();
             if (javafx) return at;
-            if (found == null || thread.getState() == Thread.State.RUNNABLE && !found.contains(" is RUNNABLE ")) found = at;
+            if (found == null || thread.getState() == Thread.State.RUNNABLE && !found.contains(" was RUNNABLE ")) found = at;
         }
         return found;
+    }
+
+    /** Whether {@code thread} is the driver's own (its threads, or the one asking), not the program's. */
+    private static boolean driverThread(Thread thread) {
+        return thread.getName().startsWith("fxdriver") || thread == Thread.currentThread();
     }
 
     /**
@@ -997,7 +1003,7 @@ public final class Driver {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long total = 0;
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (thread.getName().startsWith("fxdriver") || thread == Thread.currentThread()) continue;
+            if (driverThread(thread)) continue;
             long cpu = threads.getThreadCpuTime(thread.getId());
             if (cpu > 0) total += cpu;
         }
