@@ -96,15 +96,15 @@ def check_bot(
                 if not isinstance(outcome, Starved) or attempt == RETRIES:
                     break
             if isinstance(outcome, str):
-                return Verdict(False, f"{where}: {outcome}", output=last_output(bot))
-            if isinstance(outcome, Starved):
-                why = f"{where}: {outcome.why} (asked {RETRIES + 1} times)"
-                return Verdict(False, why, output=last_output(bot))
-            move, took = outcome
-            if move not in position.legal_moves():
-                illegal = f"{where}: the answer {move!r} is not a legal move"
-                return Verdict(False, illegal, output=last_output(bot))
-            slowest = longer(slowest, took)
+                refused = outcome
+            elif isinstance(outcome, Starved):
+                refused = f"{outcome.why} (asked {RETRIES + 1} times)"
+            elif outcome[0] not in position.legal_moves():
+                refused = f"the answer {outcome[0]!r} is not a legal move"
+            else:
+                slowest = longer(slowest, outcome[1])
+                continue
+            return Verdict(False, f"{where}: {refused}", output=last_output(bot))
     finally:
         bot.close()
     return Verdict(
