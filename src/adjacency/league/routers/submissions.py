@@ -296,9 +296,7 @@ async def version_games(request: Request, member: Team, version: int) -> list[di
 
     def read() -> list[dict[str, Any]]:  # the league file's rows: off the event loop
         store = store_of(request)
-        submission = store.submissions.version(member.id, version)
-        if submission is None:
-            raise GameNotFound(f"{member.name} has no version {version}")
+        submission = version_of(request, member, version)
         played = store.submissions.games_of(member.id, submission.id)
         found = [g for g in (store.games.game(i) for i in played) if g is not None]
         names = store.members.names({g.x_id for g in found} | {g.o_id for g in found})
@@ -331,14 +329,21 @@ NOT_A_PROGRAM = "is not a program played through its window, or is not built"
 """Why a version has no window to show or choose in."""
 
 
+def version_of(request: Request, member: Member, version: int) -> Submission:
+    """``member``'s ``version`` (its own count), or 404 where it has none (a file read:
+    call it off the event loop)."""
+    submission = store_of(request).submissions.version(member.id, version)
+    if submission is None:
+        raise GameNotFound(f"{member.name} has no version {version}")
+    return submission
+
+
 def _program(request: Request, member: Member, version: int) -> tuple[Submission, Path]:
     """The team's ``version`` and the folder its program was built in (its kept choice's,
     :func:`~adjacency.hosting.player.load_choice`; a refused version's, where it keeps its
     form: :func:`~adjacency.hosting.fx_kind.refused_form`); 404 for no such version, and for
     one that is no program played through its window or whose build is not kept."""
-    submission = store_of(request).submissions.version(member.id, version)
-    if submission is None:
-        raise GameNotFound(f"{member.name} has no version {version}")
+    submission = version_of(request, member, version)
     db = request.app.state.league_db
     folder = version_folder(db, member.id, submission.version)
     kept = refused_form(folder) if submission.status == "refused" else None
@@ -453,9 +458,7 @@ async def _output(request: Request, member: Member, version: int) -> Response:
     pictures' headers (never sniffed, never run); 404 for no such version or output."""
 
     def read() -> str | None:
-        submission = store_of(request).submissions.version(member.id, version)
-        if submission is None:
-            raise GameNotFound(f"{member.name} has no version {version}")
+        submission = version_of(request, member, version)
         return store_of(request).outputs.output(submission.id)
 
     text = await asyncio.to_thread(read)
@@ -482,9 +485,7 @@ async def _picture(
     answer: a PNG with :data:`PICTURE_HEADERS`; 404 for no such version or picture."""
 
     def read() -> bytes | None:
-        submission = store_of(request).submissions.version(member.id, version)
-        if submission is None:
-            raise GameNotFound(f"{member.name} has no version {version}")
+        submission = version_of(request, member, version)
         if what == "window":  # an accepted program's is in its build
             db = request.app.state.league_db
             choice = load_choice(version_folder(db, member.id, submission.version))
