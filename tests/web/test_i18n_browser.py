@@ -100,7 +100,11 @@ def test_a_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> 
 def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
     """Another device opens a game between two bots while they play (the watcher's view:
     no seat, the playback controls; 16 plies half a second apart) and stays to its end.
-    The bots have the server's names ("Beginner bot"): the page says them in Indonesian."""
+    The bots have the server's names ("Beginner bot"): the page says them in Indonesian.
+
+    The game's creator pauses it as soon as it starts, so the watcher sees a game in
+    progress however slow the machine (a watched game could otherwise end before the
+    watcher's page is read), and resumes it once the watcher has tried a square."""
     game = api(
         server,
         "POST",
@@ -113,24 +117,26 @@ def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, brow
             "rounds": 8,
         },
     )
+    control = f"/api/games/{game['id']}/control"
+    api(server, "POST", control, {"action": "pause"})
     page = new_page(browser, "id-ID")
     goto(page, f"{server}/?game={game['id']}")
     page.wait_for_selector("#board .sq")
     expect(page.locator("#status")).to_contain_text("Menonton")
     expect(page.locator("#bar-bottom .name")).to_have_text("Bot Pemula")  # X, level 1
-    expect(page.locator("#moves button").nth(1)).to_be_visible()  # two plies in
-    live = page.evaluate("() => document.querySelector('#dlg-result').open")
+    assert page.evaluate("() => document.querySelector('#dlg-result').open") is False
     left = english_left(page, allowed(server))
-    assert not left, left  # the game in progress (or, on a slow machine, just over)
+    assert not left, left  # the game in progress, paused
     page.locator("#board .sq:not(.filled)").first.click()  # a bot's turn: not the watcher's
     expect(page.locator("#notice")).to_contain_text(re.compile("bukan giliran Anda|berpikir"))
     left = english_left(page, allowed(server))
     assert not left, left  # the notice
+    api(server, "POST", control, {"action": "resume"})
+    expect(page.locator("#moves button").nth(1)).to_be_visible()  # two plies in
     page.wait_for_selector("#dlg-result[open]", timeout=60_000)
     left = english_left(page, allowed(server))
     assert not left, left  # the result card
     assert page.console_errors == []
-    assert live is False  # the page opened on a game in progress
     page.context.close()
 
 
