@@ -415,8 +415,9 @@ def test_a_loss_in_a_rated_game_keeps_a_picture_of_its_board(
     """A program whose bot throws at its third move passes its check (two moves a game)
     and loses its rated games of four rounds there, through the real server: each lost
     game names the exception with the team's file and line and keeps a picture of the
-    board as the program's window drew it then, which its team and the teacher read and
-    another team cannot; ``league submit --list`` says where it is."""
+    board as the program's window drew it then and the program's last output (its trace
+    whole), which its team and the teacher read and another team cannot; ``league submit
+    --list`` says where each is."""
     db = folder / "league.db"
     start = Position.start(8, 8, 4).fen()
     make_league(db, rows=8, cols=8, rounds=4, base=30.0, increment=0.0, openings=(start,))
@@ -438,18 +439,33 @@ def test_a_loss_in_a_rated_game_keeps_a_picture_of_its_board(
             picture = api.get(f"/submissions/1/games/{game['id']}/board.png")
             assert picture.headers["content-type"] == "image/png"
             assert_board_picture(picture.content)
+            printed = wait_until(
+                lambda: next(
+                    (g for g in api.get("/submissions/1/games").json() if g["output"]), None
+                ),
+                10,
+                "the lost game's output kept",
+            )
+            output = api.get(f"/submissions/1/games/{printed['id']}/output.txt")
+            assert output.headers["content-type"] == "text/plain; charset=utf-8"
+            assert "java.lang.IllegalStateException: the bot lost its way" in output.text
+            assert api.get("/submissions/1/output.txt").status_code == 404  # not its check's
         listed = ["league", "submit", url, "--list", "--token-file", str(tmp_path / "team1.token")]
         capsys.readouterr()
         assert main(listed) == 0
         where = f"GET /api/league/submissions/1/games/{game['id']}/board.png"
-        assert f"its board then, as its window drew it: on the team page, or {where}" in (
-            capsys.readouterr().out
-        )
+        out = capsys.readouterr().out
+        assert f"its board then, as its window drew it: on the team page, or {where}" in out
+        where = f"GET /api/league/submissions/1/games/{printed['id']}/output.txt"
+        assert f"what it printed last: on the team page, or {where}" in out
         with httpx.Client(base_url=f"{url}/api/league", headers=bearer(other)) as api:
             assert api.get(f"/submissions/1/games/{game['id']}/board.png").status_code == 404
+            assert api.get(f"/submissions/1/games/{printed['id']}/output.txt").status_code == 404
         with httpx.Client(base_url=f"{url}/api/league", headers=bearer(ADMIN)) as api:
             teacher = api.get(f"/admin/members/team1/submissions/1/games/{game['id']}/board.png")
             assert teacher.content == picture.content  # the teacher reads it too
+            read = api.get(f"/admin/members/team1/submissions/1/games/{printed['id']}/output.txt")
+            assert read.text == output.text
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 

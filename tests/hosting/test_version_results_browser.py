@@ -4,7 +4,8 @@ the example course project (version 1) is built, accepted and plays rated games 
 the house bot; then, with hosted games off so that the figures stand still, a second
 version is accepted (no game yet). Both pages show each version's figures as the API
 gives them, in English and Indonesian, on a laptop and a phone, with axe at every
-impact, no sideways scrolling and no console error."""
+impact, no sideways scrolling and no console error; a game whose program's last output
+is kept shows it, fetched when opened."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from adjacency.league.league_file import LeagueStore
 from browser_helpers import EVERY_IMPACT, SIZES, axe_violations, goto, teacher_page, watched_page
 from hosted_helpers import (
     FAILING,
@@ -33,6 +35,8 @@ expect = sync_api.expect
 pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("team-browser")]
 
 TIMEOUT = 30_000
+PRINTED = 'Exception in thread "JavaFX Application Thread" <the team\'s trace>\n'
+"""The output kept for version 1's newest game, as a failed move would have kept it."""
 
 
 def shown(points: float, locale: str) -> str:
@@ -65,6 +69,12 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
             assert upload(url, zip_path.read_bytes(), token).status == 201
             accepted(url, token)
             finished_games(league, "garuda", 2)
+        with LeagueStore(league, create=False) as store:  # a lost game's output, as kept
+            team = store.members.member_named("garuda")
+            first = store.submissions.version(team.id, 1)
+            assert first is not None
+            newest = store.submissions.games_of(team.id, first.id)[0]
+            store.outputs.keep(team.id, first.id, PRINTED, newest)
         with served(league, hosted_games=False) as (url, _):  # the figures stand still now
             assert upload(url, zipped(FAILING.replace("FAIL", "")), token).status == 201
             accepted(url, token)
@@ -111,6 +121,12 @@ def check_team_page(browser: Any, played: Played, locale: str, size: dict[str, i
     expect(rows.first.locator("a")).to_have_attribute("href", f"/watch/{first['id']}")
     opponent = first["o"] if first["x"] == "garuda" else first["x"]
     expect(rows.first.locator("td").nth(2)).to_have_text(opponent)
+    # its program's last output in that game, fetched with the team's token when opened
+    assert first["output"] is True and not any(g["output"] for g in played.games[1:])
+    output = rows.first.locator(".team-output")
+    expect(listed.locator(".team-output")).to_have_count(1)
+    output.locator("summary").click()
+    expect(output.locator("pre")).to_have_text(PRINTED.strip())
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
     assert axe_violations(page, EVERY_IMPACT) == []
     assert errors == []

@@ -80,10 +80,21 @@ def _games(name: str, version: int, games: list[dict[str, Any]]) -> list[str]:
         lines.append(f"         game {game['id']} as {color.upper()} vs {opponent}: {result}")
         if game["termination"] not in (None, "normal") and game["detail"]:
             lines.extend(f"           {line}" for line in game["detail"].splitlines()[:12])
+        where = f"{version}/games/{game['id']}"
         if game.get("board"):
-            where = f"{version}/games/{game['id']}"
             lines.append(f"           {_picture(where)}")
+        if game.get("output"):
+            lines.append(f"           {_output(where)}")
     return lines
+
+
+def _output(path: str) -> str:
+    """Where a program's last output kept for its team is: ``path`` under the team's
+    versions."""
+    return (
+        "what it printed last: on the team page, "
+        f"or GET /api/league/submissions/{path}/output.txt"
+    )
 
 
 def _picture(path: str) -> str:
@@ -106,6 +117,8 @@ def _versions(answer: dict[str, Any], listed: dict[int, list[dict[str, Any]]]) -
             lines.extend(f"         {line}" for line in item["detail"].splitlines()[:20])
         if item.get("board"):
             lines.append(f"         {_picture(str(item['version']))}")
+        if item.get("output"):
+            lines.append(f"         {_output(str(item['version']))}")
         games, points = item.get("games", 0), item.get("points", 0.0)
         if games:
             counted = f"{games} game{'s' if games != 1 else ''}"

@@ -31,6 +31,7 @@ from ..bots.external import ExternalBot
 from ..core import Position
 from ..core.game import Termination
 from ..sandbox import Outcome, Reason, SandboxedProcess
+from .check import last_output
 from .move_clock import GRACE, MoveWatch, StartWatch, blame, charge, started_words
 from .player import Choice
 from .team_words import team_words
@@ -46,7 +47,9 @@ class Answer:
     ``picture``: a failed move's picture of its program's board, where it draws one
     (:attr:`~adjacency.bots.base.BotFailure.picture`). ``charged``: the seconds its clock
     is charged (:func:`~.move_clock.charge`); ``own``: its own wall seconds (the wall
-    less the machine's share, :attr:`~.move_clock.MoveTime.own`)."""
+    less the machine's share, :attr:`~.move_clock.MoveTime.own`). ``output``: a move
+    that loses its game (a failure not the machine's, or its CPU spent) carries its
+    program's last output (:func:`~.check.last_output`), for its team."""
 
     move: str | None
     cpu: float
@@ -56,6 +59,7 @@ class Answer:
     picture: bytes | None = None
     charged: float = 0.0
     own: float = 0.0
+    output: str = ""
 
 
 class Seat(Protocol):
@@ -148,7 +152,10 @@ class BotSeat:
         self.charged = max(before, before + spent.cpu)
         charged = max(0.0, charge(spent) + extra)  # an opening's seconds are no one's
         if process.reason is Reason.CPU:
-            return Answer(None, spent.cpu, spent.wall, failure, True, picture, charged, spent.own)
+            output = last_output(bot)
+            return Answer(
+                None, spent.cpu, spent.wall, failure, True, picture, charged, spent.own, output
+            )
         if failure is None or failure[0] is Termination.TIME_FORFEIT:
             answered = failure is None
             failure = blame(spent, left, answered) or failure
@@ -157,8 +164,10 @@ class BotSeat:
             if failure is not None and failure[0] is Termination.ABANDONED:
                 move = None
         kept = failure is not None and failure[0] is not Termination.ABANDONED
-        shown = picture if kept else None
-        return Answer(move, spent.cpu, spent.wall, failure, False, shown, charged, spent.own)
+        shown, output = (picture, last_output(bot)) if kept else (None, "")
+        return Answer(
+            move, spent.cpu, spent.wall, failure, False, shown, charged, spent.own, output
+        )
 
     def close(self) -> Outcome | None:
         """End its process and everything it started (idempotent); waits until they are

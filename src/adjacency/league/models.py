@@ -589,12 +589,18 @@ class SubmissionOut(BaseModel):
 
 class VersionGame(GameSummary):
     """A game a team's version played, as its team sees it: its end told whole, and
-    whether a picture of the program's board at its failure is kept."""
+    whether a picture of the program's board and its last output at its failure are
+    kept."""
 
     board: bool = Field(
         False,
         description="a picture of the team's program's board at its failed move is kept "
         "(games/ID/board.png)",
+    )
+    output: bool = Field(
+        False,
+        description="the team's program's last output (its standard error's last 64 KiB) "
+        "at its failed move is kept (games/ID/output.txt)",
     )
 
 

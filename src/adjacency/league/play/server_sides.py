@@ -234,16 +234,20 @@ class ServerSides:
         its CPU time loses on time; a move the machine starved (its own time within its
         cap, no answer by the ceiling) abandons the game without a result
         (``hosted-starved``); any other failure (a crash, an illegal answer, its own wall
-        time past its cap) loses with its reason. A failed move's picture of its board (a
-        program played through its window) is kept for its team, in a worker thread."""
+        time past its cap) loses with its reason. A lost move's picture of its board (a
+        program played through its window) and its program's last output are kept for
+        its team, in worker threads."""
         color = live.game.position.turn
         name = live.member(color).name
+        member, submission = live.member(color).id, seat.version.submission.id
         if answer.picture is not None:
-            member, submission = live.member(color).id, seat.version.submission.id
             keep = self.store.pictures.keep
             self._spawn(
                 asyncio.to_thread(keep, member, submission, "game", answer.picture, live.id)
             )
+        if answer.output:
+            printed = self.store.outputs.keep
+            self._spawn(asyncio.to_thread(printed, member, submission, answer.output, live.id))
         now = time.monotonic()
         if live.timer is not None:
             live.timer.cancel()

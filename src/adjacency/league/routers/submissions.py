@@ -90,7 +90,7 @@ def submission_out(
     results: dict[int, tuple[int, float]] | None = None,
     db: Path | None = None,
     pictures: AbstractSet[tuple[int, What, int]] = frozenset(),
-    outputs: AbstractSet[int] = frozenset(),
+    outputs: AbstractSet[tuple[int, int]] = frozenset(),
 ) -> dict[str, Any]:
     """A version as the API shows it (never its bytes), with its finished games and
     points from ``results``
@@ -98,7 +98,8 @@ def submission_out(
     whether it is a program played through its window with its build kept (looked up in
     the league file ``db``'s builds, when given), and which of its pictures are kept in
     the league file (``pictures``: :meth:`~.store.picture_rows.PicturesRepo.kept`), and
-    whether its last output is (``outputs``: :meth:`~.store.output_rows.OutputsRepo.kept`)."""
+    whether its check's last output is (``outputs``:
+    :meth:`~.store.output_rows.OutputsRepo.kept`)."""
     games, points = (results or {}).get(submission.id, (0, 0.0))
     program = False
     if db is not None and submission.status in ("accepted", "refused"):
@@ -122,7 +123,7 @@ def submission_out(
         "program": program,
         "window": program or (submission.id, "window", 0) in pictures,
         "board": (submission.id, "check", 0) in pictures,
-        "output": submission.id in outputs,
+        "output": (submission.id, 0) in outputs,
     }
 
 
@@ -291,7 +292,8 @@ async def version_games(request: Request, member: Team, version: int) -> list[di
     """The games the team's ``version`` played, newest first (at most 200), each end
     told whole where the team's own program failed (the exception, its file and line,
     the time it used, the square it named), and whether a picture of its program's
-    board at that failure is kept: what the team needs to learn why it lost."""
+    board and its last output at that failure are kept: what the team needs to learn
+    why it lost."""
     told = details_for(request)
 
     def read() -> list[dict[str, Any]]:  # the league file's rows: off the event loop
@@ -302,7 +304,11 @@ async def version_games(request: Request, member: Team, version: int) -> list[di
         names = store.members.names({g.x_id for g in found} | {g.o_id for g in found})
         kept = store.pictures.kept([submission.id])
         pictured = {game for _, what, game in kept if what == "game"}
-        return [{**game_summary(g, names, told), "board": g.id in pictured} for g in found]
+        printed = {game for _, game in store.outputs.kept([submission.id]) if game}
+        return [
+            {**game_summary(g, names, told), "board": g.id in pictured, "output": g.id in printed}
+            for g in found
+        ]
 
     return await asyncio.to_thread(read)
 
@@ -415,6 +421,13 @@ async def version_output(request: Request, member: Team, version: int) -> Respon
     return await _output(request, member, version)
 
 
+@router.get("/submissions/{version}/games/{game_id}/output.txt", responses=TEXT_ANSWER)
+async def game_output(request: Request, member: Team, version: int, game_id: int) -> Response:
+    """The last output of the team's ``version`` at the failed move that lost it game
+    ``game_id``, as :func:`version_output`. 404 where none is kept."""
+    return await _output(request, member, version, game_id)
+
+
 ADMIN_PICTURES = "/admin/members/{name}/submissions/{version}"
 """Where the teacher reads a team's pictures (the same as the team's, by its name)."""
 
@@ -453,17 +466,29 @@ async def team_output(request: Request, name: str, version: int) -> Response:
     return await _output(request, member_named(request, name), version)
 
 
-async def _output(request: Request, member: Member, version: int) -> Response:
-    """The last output kept for ``member``'s ``version``, as plain UTF-8 text with the
-    pictures' headers (never sniffed, never run); 404 for no such version or output."""
+@router.get(
+    ADMIN_PICTURES + "/games/{game_id}/output.txt",
+    responses=TEXT_ANSWER,
+    dependencies=[Depends(require_admin)],
+)
+async def team_game_output(request: Request, name: str, version: int, game_id: int) -> Response:
+    """A team's version's last output in a game it lost, as :func:`game_output`."""
+    return await _output(request, member_named(request, name), version, game_id)
+
+
+async def _output(request: Request, member: Member, version: int, game_id: int = 0) -> Response:
+    """The last output kept for ``member``'s ``version`` at its check (``game_id`` 0) or
+    in game ``game_id``, as plain UTF-8 text with the pictures' headers (never sniffed,
+    never run); 404 for no such version or output."""
 
     def read() -> str | None:
         submission = version_of(request, member, version)
-        return store_of(request).outputs.output(submission.id)
+        return store_of(request).outputs.output(submission.id, game_id)
 
     text = await asyncio.to_thread(read)
     if text is None:
-        raise GameNotFound(f"{member.name}'s version {version} has no output kept")
+        where = f" in game {game_id}" if game_id else ""
+        raise GameNotFound(f"{member.name}'s version {version} has no output kept{where}")
     return Response(text, media_type="text/plain; charset=utf-8", headers=PICTURE_HEADERS)
 
 

@@ -13,7 +13,8 @@
 // another choice is the team's next version (POST .../N/choice). A
 // refused program shows its window and its board at the check's failed move
 // (GET .../N/board.png), and a game it lost by its own failure its board then
-// (GET .../N/games/G/board.png, shown when asked). An
+// (GET .../N/games/G/board.png, shown when asked) and its program's last output then
+// (GET .../N/games/G/output.txt, fetched when opened). An
 // upload may ask to be played so (X-Program: javafx). The page asks again
 // every 3 s while a version waits to be built or checked and every 10 s otherwise (while
 // the tab is shown), so verdicts and games appear as they arrive.
@@ -243,6 +244,12 @@ async function drawGames(holder, version) {
         show.replaceWith(picture(`${API}/${version}/games/${g.id}/board.png`, t("team.games.board-picture", { game: g.id })));
       }, { once: true });
       end.append(show);
+    }
+    if (g.output) {
+      // its program's last output at that move, fetched when opened
+      end.append(fetchedText(t("team.games.output", { game: g.id }),
+        t("team.games.output.label", { game: g.id }), `${API}/${version}/games/${g.id}/output.txt`,
+        { Authorization: `Bearer ${memory}` }));
     }
     return el("tr", {},
       el("td", { class: "num" }, el("a", { href: `/watch/${g.id}` }, String(g.id))),

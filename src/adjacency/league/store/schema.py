@@ -450,15 +450,18 @@ in the standings; 0 for the members stored before this column."""
 
 OUTPUTS = """
 CREATE TABLE IF NOT EXISTS outputs (
-    submission_id INTEGER PRIMARY KEY REFERENCES submissions(id),
+    submission_id INTEGER NOT NULL REFERENCES submissions(id),
     member_id INTEGER NOT NULL REFERENCES members(id),
+    game_id INTEGER NOT NULL DEFAULT 0,
     text TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    PRIMARY KEY (submission_id, game_id)
 );
 CREATE INDEX IF NOT EXISTS outputs_member ON outputs(member_id);
 """
-"""The last output of each refused program (:mod:`.output_rows`): its standard error's
-last 64 KiB at its check's failed move, for its team and the teacher."""
+"""The last output of a team's program at a failed move (:mod:`.output_rows`): its
+standard error's last 64 KiB at its check's failed move (``game_id`` 0) or at the move
+it lost a game by, for its team and the teacher."""
 
 
 def _index_kept_out(db: sqlite3.Connection) -> None:
@@ -593,7 +596,7 @@ STORE_SCHEMA = Schema(
             run=_index_kept_out,
         ),
         Step("similarity reports saved as records, and their pairs' marks", SIMILARITY_RECORDS),
-        Step("the last output of refused programs", OUTPUTS),
+        Step("the last output of refused programs and of lost games", OUTPUTS),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -634,7 +637,8 @@ STORE_SCHEMA = Schema(
     those kept out only; no member of a file from before is);
 14. each event's similarity report saved as a record and its pairs' marks
     (:data:`SIMILARITY_RECORDS`; none in a file from before);
-15. each refused program's last output (:data:`OUTPUTS`; none in a file from before).
+15. a program's last output at its check's failed move and at each game it lost by a
+    failed move (:data:`OUTPUTS`; none in a file from before).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every
