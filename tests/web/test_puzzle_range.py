@@ -87,6 +87,44 @@ def test_a_streak_climbs_to_the_next_harder_puzzle(client: TestClient) -> None:
     assert client.get("/api/puzzles/next", params={"above": -5}).status_code == 422
 
 
+def test_a_streak_s_tries_are_recorded_and_never_rated(client: TestClient) -> None:
+    """A try sent with ``rated`` false (a streak's: a solve, a wrong move, a hint, a
+    give-up) moves no rating, says why, is in the history with its first result, and
+    stays unrated when the puzzle is tried again; a rated try beside them still rates."""
+    solved, missed, hinted = themed_puzzles()
+    player = client.get(f"/api/puzzles/{solved.id}").json()["player"]
+    first, reply, second = solved.solution
+    streak = {"rated": False}
+    client.post(f"/api/puzzles/{solved.id}/attempt", json={"moves": [first], **streak})
+    answer = client.post(
+        f"/api/puzzles/{solved.id}/attempt", json={"moves": [first, reply, second], **streak}
+    ).json()
+    wrong = next(r for r in missed.refutations[0] if r.reply is not None)
+    miss = client.post(
+        f"/api/puzzles/{missed.id}/attempt", json={"moves": [wrong.move], **streak}
+    ).json()
+    hint = client.post(f"/api/puzzles/{hinted.id}/hint", json={"moves": [], **streak}).json()
+    gave_up = client.post(f"/api/puzzles/{hinted.id}/solution", json=streak).json()
+    for ratings in (answer["ratings"], miss["ratings"], hint["ratings"]):
+        assert (ratings["rated"], ratings["unrated"]) == (False, "streak")
+        assert ratings["player_after"] == ratings["player_before"] == player
+        assert ratings["puzzle_after"] == ratings["puzzle_before"]
+    assert gave_up["ratings"]["unrated"] == "tried"  # after its hint: a later try
+    for puzzle in (solved, missed, hinted):
+        shown = client.get(f"/api/puzzles/{puzzle.id}").json()
+        assert shown["player"] == player and shown["rating"]["rd"] == START_RD
+    history = {h["id"]: h["win"] for h in client.get("/api/puzzles/history").json()}
+    assert history == {solved.id: True, missed.id: False, hinted.id: False}
+    again = solve(client, solved)  # a rated try now: a later one, never rated
+    assert again["ratings"]["unrated"] == "tried"
+    refused = client.post(
+        f"/api/puzzles/{solved.id}/attempt", json={"moves": [first], "rated": "maybe"}
+    )
+    assert refused.status_code == 422
+    with TestClient(client.app) as other:  # another browser's rated try still rates
+        assert solve(other, missed)["ratings"]["rated"] is True
+
+
 def test_the_history_lists_each_tried_puzzle_with_its_first_result(client: TestClient) -> None:
     assert client.get("/api/puzzles/history").json() == []
     solved, missed, later = themed_puzzles()

@@ -1,9 +1,9 @@
 """Puzzles with range in Chromium (Playwright, Debian's Chromium), in English and in
 Indonesian, on a laptop (1366x768) and a phone (390x844): the length picker offers the
 set's lengths, the theme picker gives a theme's puzzle, a streak climbs to a harder
-puzzle after each solve and ends at a miss, and "Your tries" lists each puzzle tried
-with its first result; axe-core finds nothing at any impact, the page never scrolls
-sideways and logs no console error.
+puzzle after each solve, rates nothing, passes one puzzle at its one skip and ends at a
+miss, and "Your tries" lists each puzzle tried with its first result; axe-core finds
+nothing at any impact, the page never scrolls sideways and logs no console error.
 
 The puzzles are the exact oracle's with a theme each (web_puzzle_helpers.themed_puzzles),
 served by a real uvicorn server; the API says the puzzles' ratings.
@@ -30,6 +30,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-puzzle-range")]
 LIVE_SERVER = {"puzzles": themed_puzzles}
 STREAK_OVER = {"en-US": "Streak over: 1 solved in a row.",
                "id-ID": "Beruntun selesai: 1 terpecahkan berturut-turut."}  # fmt: skip
+UNRATED = {
+    "en-US": "Not rated: a streak's puzzles are never rated.",
+    "id-ID": "Tidak diberi rating: teka-teki dalam beruntun tidak pernah diberi rating.",
+}
+SKIPPED = {"en-US": "your skip is used", "id-ID": "jatah lewati Anda sudah terpakai"}
 
 
 def shown_puzzle(tab: Any) -> Puzzle:
@@ -51,6 +56,11 @@ def solve(tab: Any, puzzle: Puzzle) -> None:
     expect(tab.locator("#board")).not_to_have_class("board locked")
     tab.locator(f"#board [data-square={second}]").click()
     expect(tab.locator("#btn-next")).to_be_focused()
+
+
+def own_rating(tab: Any, server: str, puzzle: Puzzle) -> Any:
+    """The tab's own player rating, as the API gives it to the tab's browser (its cookie)."""
+    return tab.request.get(f"{server}/api/puzzles/{puzzle.id}").json()["player"]
 
 
 def rating(server: str, puzzle: Puzzle) -> float:
@@ -77,13 +87,17 @@ def test_a_theme_a_streak_and_the_history_of_tries(
     tab.wait_for_function(f"!location.pathname.endsWith('{puzzles[0].id}')")
     before = shown_puzzle(tab)
     audited(tab, locale, size)
+    expect(tab.locator("#btn-skip")).to_be_hidden()  # a streak's only
     tab.locator("#btn-streak").click()  # a streak starts with another puzzle
     expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "true")
     tab.wait_for_function(f"!location.pathname.endsWith('{before.id}')")
     first = shown_puzzle(tab)
     above = rating(server, first)
+    player = own_rating(tab, server, first)
     solve(tab, first)
     expect(tab.locator("#streak")).to_contain_text("1")
+    expect(tab.locator("#rated-note")).to_have_text(UNRATED[locale])  # a streak rates nothing
+    assert rating(server, first) == above
     with tab.expect_request(lambda r: "/api/puzzles/next" in r.url) as asked:
         tab.locator("#btn-next").click()
     climb = float(parse_qs(urlparse(asked.value.url).query)["above"][0]) - above
@@ -92,13 +106,22 @@ def test_a_theme_a_streak_and_the_history_of_tries(
     second = shown_puzzle(tab)
     harder = [p for p in puzzles if p.id != first.id and rating(server, p) > above + 50]
     assert second in harder or not harder  # the next harder one, if any is left
-    wrong = next(r for r in second.refutations[0] if r.reply is not None)
+    tab.locator("#btn-skip").click()  # its one skip: this puzzle passed, the streak on
+    tab.wait_for_function(f"!location.pathname.endsWith('{second.id}')")
+    third = shown_puzzle(tab)
+    expect(tab.locator("#streak")).to_contain_text(SKIPPED[locale])
+    expect(tab.locator("#btn-skip")).to_be_disabled()
+    expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "true")
+    wrong = next(r for r in third.refutations[0] if r.reply is not None)
     tab.locator(f"#board [data-square={wrong.move}]").click()
     expect(tab.locator("#streak")).to_have_text(STREAK_OVER[locale])
     expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "false")
+    expect(tab.locator("#btn-skip")).to_be_hidden()
+    expect(tab.locator("#rated-note")).to_have_text(UNRATED[locale])
+    assert own_rating(tab, server, first) == player  # the tab's player: not rated
     history = tab.locator("#history a")
-    expect(history).to_have_count(2)
-    assert history.nth(0).get_attribute("data-id") == second.id
+    expect(history).to_have_count(2)  # the skipped puzzle is no try
+    assert history.nth(0).get_attribute("data-id") == third.id
     assert history.nth(0).get_attribute("data-result") == "missed"
     assert history.nth(1).get_attribute("data-result") == "won"
     expect(tab.locator("#history-empty")).to_be_hidden()

@@ -114,11 +114,11 @@ CREATE TABLE puzzle_reveals (
 :func:`~adjacency.serving.addresses.address_key`), and when first: a later first
 attempt of another browser of that address is not rated."""
 
-UNRATED = ("tried", "new_player", "shown_here", "shown_elsewhere", "puzzle_busy")
+UNRATED = ("tried", "new_player", "shown_here", "shown_elsewhere", "puzzle_busy", "streak")
 """Why an attempt moved no rating: a later attempt of the puzzle (practice), a player
 not long-lived yet, the solution shown at this address before, the solution shown to
 another browser lately (:mod:`.puzzle_shown`), the puzzle's ratings changed too often
-lately."""
+lately, a try of a streak (unrated, as lichess's Puzzle Streak is)."""
 
 
 START_RD = 80.0
@@ -208,6 +208,7 @@ class PuzzleRecords:
         eligible: bool = True,
         elsewhere: bool = False,
         allow: Callable[[], bool] = lambda: True,
+        rated: bool = True,
     ) -> Rated:
         """Record an attempt's result. The player's first attempt of ``puzzle`` is rated
         (both ratings updated against each other's from before, as one game) when the
@@ -215,9 +216,10 @@ class PuzzleRecords:
         (an address key; ``None``: a trusted caller, not checked) before, nor lately to
         another browser anywhere (``elsewhere``, :mod:`.puzzle_shown`), and ``allow()``
         (the puzzle's rate of rating changes, asked only then) says yes; otherwise it
-        is recorded unrated with the reason. A later one only notes the
-        time (and a solve). ``reveals``: the answer shows the solution or a hint, so it
-        is noted as shown at ``address``."""
+        is recorded unrated with the reason. A first attempt the player asks not to be
+        rated (``rated`` false: a streak's) is recorded unrated too, and so never rated
+        later. A later one only notes the time (and a solve). ``reveals``: the answer
+        shows the solution or a hint, so it is noted as shown at ``address``."""
         now = time.time()
         with self._transaction() as db:
             (player, count), (rating, plays) = _player(db, client), _puzzle(db, puzzle)
@@ -250,7 +252,8 @@ class PuzzleRecords:
                 (client, puzzle.id, now, now, int(win), int(win)),
             )
             unrated = (
-                "new_player" if not eligible
+                "streak" if not rated
+                else "new_player" if not eligible
                 else "shown_here" if shown
                 else "shown_elsewhere" if elsewhere
                 else "puzzle_busy" if not allow()

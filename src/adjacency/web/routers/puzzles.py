@@ -61,12 +61,19 @@ _RNG = random.Random()
 Square = Annotated[str, Field(min_length=2, max_length=3, pattern=r"^[a-h][1-8]$")]
 
 
+UNRATED_TRY = (
+    "false: a try of a streak, recorded but never rated (the player's first try of the "
+    "puzzle rates nothing, as lichess's Puzzle Streak does not)"
+)
+
+
 class AttemptRequest(BaseModel):
     """The line played from the puzzle's position: the solver's moves and the replies
     the server gave, ending with the solver's move to judge."""
 
     model_config = {"extra": "forbid"}
     moves: list[Square] = Field(min_length=1, max_length=MAX_LINE)
+    rated: bool = Field(default=True, description=UNRATED_TRY)
 
 
 class HintRequest(BaseModel):
@@ -76,6 +83,14 @@ class HintRequest(BaseModel):
     model_config = {"extra": "forbid"}
     moves: list[Square] = Field(default_factory=list, max_length=MAX_LINE)
     level: Literal[1, 2] = 1
+    rated: bool = Field(default=True, description=UNRATED_TRY)
+
+
+class GiveUpRequest(BaseModel):
+    """Giving up (the body may be left out: a rated try)."""
+
+    model_config = {"extra": "forbid"}
+    rated: bool = Field(default=True, description=UNRATED_TRY)
 
 
 class RatingInfo(BaseModel):
@@ -93,12 +108,14 @@ class RatingChange(BaseModel):
 
     rated: bool
     unrated: (
-        Literal["tried", "new_player", "shown_here", "shown_elsewhere", "puzzle_busy"] | None
+        Literal["tried", "new_player", "shown_here", "shown_elsewhere", "puzzle_busy", "streak"]
+        | None
     ) = Field(
         default=None,
         description="why no rating moved: a later attempt, a player whose cookie is too "
         "new, the solution shown at this address before, the solution shown to another "
-        "browser lately (a give-up or a hint, anywhere), the puzzle rated too often lately",
+        "browser lately (a give-up or a hint, anywhere), the puzzle rated too often lately, "
+        "a try of a streak",
     )
     win: bool | None = Field(description="the first attempt's result for the player")
     player_before: RatingInfo
@@ -216,14 +233,16 @@ def _record(
     win: bool,
     reveals: bool,
     gives_away: bool = False,
+    rated: bool = True,
 ) -> Rated:
     """Record an attempt's end (:meth:`~..puzzle_records.PuzzleRecords.record`): the
     player long-lived or not (``puzzle_player_age``), the address's key, whether the
     answer shows the solution or a hint, whether another browser was shown it lately
     (:mod:`..puzzle_shown`; ``gives_away``: this answer gives the line or a hint away
     without a solve, so it is noted there), and the puzzle's own rate of rating changes
-    (``puzzle_ratings_per_hour``, spent only by a change). The machine's own user is
-    trusted as by every limit of the app (unless ``limit_loopback``)."""
+    (``puzzle_ratings_per_hour``, spent only by a change); ``rated`` false: a streak's
+    try, never rated. The machine's own user is trusted as by every limit of the app
+    (unless ``limit_loopback``)."""
     limits: Limits = request.app.state.limits
     shown: RecentReveals = request.app.state.puzzle_shown
     elsewhere = shown.shown_to_other(puzzle.id, caller.client)
@@ -231,7 +250,7 @@ def _record(
         shown.note(puzzle.id, caller.client)
     client = limited_client(request)
     if client is None:
-        return _store(request).puzzles.record(caller.client, puzzle, win)
+        return _store(request).puzzles.record(caller.client, puzzle, win, rated=rated)
     since = caller.since
     eligible = since is not None and time.time() - since >= limits.puzzle_player_age
     rate = limits.puzzle_ratings_per_hour / 60
@@ -250,6 +269,7 @@ def _record(
         eligible=eligible,
         elsewhere=elsewhere,
         allow=allow,
+        rated=rated,
     )
 
 
@@ -495,7 +515,8 @@ def attempt(puzzle_id: str, body: AttemptRequest, request: Request, caller: Clie
     if verdict.outcome == "correct":
         return answer
     solved = verdict.outcome == "solved"
-    answer.ratings = _change(_record(request, caller, puzzle, solved, reveals=solved))
+    rated = _record(request, caller, puzzle, solved, reveals=solved, rated=body.rated)
+    answer.ratings = _change(rated)
     if verdict.outcome == "solved":
         answer.solution, answer.themes = list(puzzle.solution), list(puzzle.themes)
     return answer
@@ -514,7 +535,7 @@ def hint(puzzle_id: str, body: HintRequest, request: Request, caller: Client) ->
             params={"most": len(solution)},
         )
     move = solution[len(played)]
-    rated = _record(request, caller, puzzle, False, reveals=True, gives_away=True)
+    rated = _record(request, caller, puzzle, False, reveals=True, gives_away=True, rated=body.rated)
     return HintAnswer(
         region=hint_region(puzzle, move),
         move=move if body.level == 2 else None,
@@ -523,11 +544,14 @@ def hint(puzzle_id: str, body: HintRequest, request: Request, caller: Client) ->
 
 
 @router.post("/api/puzzles/{puzzle_id}/solution", response_model=Solution, dependencies=TRIES)
-def give_up(puzzle_id: str, request: Request, caller: Client) -> Solution:
+def give_up(
+    puzzle_id: str, request: Request, caller: Client, body: GiveUpRequest | None = None
+) -> Solution:
     """Give up: the puzzle's line and themes. Counted as a failed attempt (rated if the
-    first)."""
+    first, unless the body says ``rated`` false)."""
     puzzle = _puzzles(request).get(puzzle_id)
-    rated = _record(request, caller, puzzle, False, reveals=True, gives_away=True)
+    asked = body.rated if body is not None else True
+    rated = _record(request, caller, puzzle, False, reveals=True, gives_away=True, rated=asked)
     return Solution(
         solution=list(puzzle.solution),
         themes=list(puzzle.themes),

@@ -7,7 +7,9 @@
 // A miss (a wrong move, a hint, the solution) stays visible with its rating change when
 // the puzzle is then solved. The theme picker asks the next puzzle of one theme; the
 // streak takes each next puzzle at least STREAK_STEP above the last one's rating (the
-// nearest there, else the hardest left) until a miss ends it;
+// nearest there, else the hardest left) until a miss ends it; as lichess's Puzzle Streak,
+// it is unrated (its tries are recorded, never rated) and has one skip: a puzzle passed
+// without ending it;
 // the length picker asks for lines of that many moves, at any rating; the phase picker for
 // positions of one phase of the game (endgame, middle game); the pickers combine, and a
 // streak keeps to them. The timed mode (lichess's Puzzle Storm) gives TIMED_SECONDS to
@@ -45,6 +47,7 @@ const state = {
   length: "", // solver moves of the next puzzles ("": any)
   stage: "", // the phase of the game of the next puzzles (the API's `phase`; "": any)
   streak: null, // solved in a row while the streak is on, else null
+  skips: 0, // the streak's skips left (one a streak)
   misses: null, // the missed puzzles' ids left to replay, else null
   timed: null, // {score, ends (ms, Date.now), timer, run} while the timed mode runs, else null
 };
@@ -102,6 +105,13 @@ function buttons() {
   $("#btn-hint").disabled = state.phase !== "play" || state.hintLevel >= 2;
   $("#btn-solution").disabled = over || state.phase === "loading";
   $("#btn-retry").hidden = state.phase !== "wrong";
+  $("#btn-skip").hidden = state.streak === null;
+  $("#btn-skip").disabled = state.phase !== "play" || state.skips < 1;
+}
+
+// A try's body: a streak's tries are never rated (the API's `rated`).
+function tried(body = {}) {
+  return state.streak === null ? body : { ...body, rated: false };
 }
 
 // A rating as lichess shows it: whole, without grouping ("1500").
@@ -165,6 +175,7 @@ function miss(advance = true) {
     $("#streak").textContent = t("puzzle.streak.over", { count: state.streak });
     state.streak = null;
     $("#btn-streak").setAttribute("aria-pressed", "false");
+    buttons();
   }
 }
 
@@ -263,9 +274,21 @@ function toggleStreak() {
   if (state.timed) endTimed();
   const on = state.streak === null;
   state.streak = on ? 0 : null;
+  state.skips = on ? 1 : 0;
   $("#btn-streak").setAttribute("aria-pressed", String(on));
   $("#streak").textContent = on ? t("puzzle.streak.on", { count: 0 }) : "";
+  buttons();
   if (on) load(null, true);
+}
+
+// The streak's one skip: this puzzle is passed (nothing is recorded of it) and the next,
+// as hard as it would have been, comes; the streak goes on.
+function skip() {
+  if (state.streak === null || state.skips < 1 || state.phase !== "play") return;
+  state.skips -= 1;
+  $("#streak").textContent = t("puzzle.streak.skipped", { count: state.streak });
+  buttons();
+  load();
 }
 
 async function loadThemes() {
@@ -390,6 +413,7 @@ const UNRATED = {
   shown_here: "puzzle.unrated_shown_here",
   shown_elsewhere: "puzzle.unrated_shown_elsewhere",
   puzzle_busy: "puzzle.unrated_puzzle_busy",
+  streak: "puzzle.unrated_streak",
 };
 
 function showEnd(solution, themes) {
@@ -432,7 +456,7 @@ async function onSquare(name) {
   let answer;
   try {
     answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/attempt`,
-      { moves: state.line });
+      tried({ moves: state.line }));
   } catch (err) {
     state.line.pop();
     state.positions.pop();
@@ -470,7 +494,7 @@ async function onSquare(name) {
     say(t("puzzle.solved-title"), t(words), "good");
     if (state.streak !== null) {
       state.streak += 1;
-      $("#streak").textContent = t("puzzle.streak.on", { count: state.streak });
+      $("#streak").textContent = t(state.skips ? "puzzle.streak.on" : "puzzle.streak.skipped", { count: state.streak });
     }
     if (state.timed) {
       if (!state.missed) state.timed.score += 1;
@@ -507,7 +531,7 @@ async function hint() {
   const level = state.hintLevel + 1;
   try {
     const answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/hint`,
-      { moves: state.line, level });
+      tried({ moves: state.line, level }));
     state.hintLevel = level;
     miss(false);
     state.hint = answer.region;
@@ -524,7 +548,8 @@ async function hint() {
 async function showSolution() {
   let answer;
   try {
-    answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/solution`);
+    answer = await request("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/solution`,
+      tried());
   } catch (err) {
     notice(err.message);
     return;
@@ -599,6 +624,7 @@ $("#btn-retry").addEventListener("click", retry);
 $("#btn-next").addEventListener("click", next);
 $("#btn-misses").addEventListener("click", replayMisses);
 $("#btn-streak").addEventListener("click", toggleStreak);
+$("#btn-skip").addEventListener("click", skip);
 $("#dashboard-period").addEventListener("change", loadDashboard);
 $("#btn-timed").addEventListener("click", toggleTimed);
 $("#run-close").addEventListener("click", () => $("#dlg-run").close());
