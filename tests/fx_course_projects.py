@@ -42,7 +42,7 @@ class Shape:
     who: str = "per_side"  # per_side | bot_type | mode | fixed
     first: str = "check"  # check | combo
     fxml: str = "beside"  # beside | folder | resources
-    thread: str = "fx"  # fx | thread | timeline | button
+    thread: str = "fx"  # fx | thread | timeline | button | next
     hostile: str = ""  # "" | crash | late-crash | hang | occupied | spin | no-window | ...
     package: str = ""
     form: str = ""  # "": the shapes above; else one of FORMS (form_files)
@@ -97,6 +97,10 @@ thread of their own."""
 BOT_BUTTON = Shape("bot-button", thread="button")
 """The per-side shape whose bot moves only when its person presses ``Move Bot``, a
 button enabled at the bot's turn, as some teams' windows do."""
+NEXT_BUTTON = Shape("next-button", thread="next")
+"""The per-side shape whose bot moves only when its person presses ``Next``, a word that
+does not name the bot, beside the course window's ``End Game`` and ``Play New Game``
+(each ends the program here, so a press of either shows)."""
 """A program whose bot thinks for 30 s of CPU at its second move: its clock stops it."""
 
 ATTACKS = (
@@ -347,7 +351,7 @@ def _game_window(shape: Shape, head: str) -> str:
             "        t.setDaemon(true);\n"
             "        t.start();"
         )
-    elif shape.thread == "button":  # waits for its person to press Move Bot
+    elif shape.thread in ("button", "next"):  # waits for its person to press its button
         think = "moveBot.setDisable(false);"
     else:
         think = (
@@ -356,9 +360,18 @@ def _game_window(shape: Shape, head: str) -> str:
             "        later.play();"
         )
     show = "show()" if shape.thread == "timeline" else "showAndWait()"
-    button = shape.thread == "button"
-    move_bot = '    private final Button moveBot = new Button("Move Bot");\n' if button else ""
-    panes = "status, moveBot, grid" if button else "status, grid"
+    button = shape.thread in ("button", "next")
+    label = "Next" if shape.thread == "next" else "Move Bot"
+    move_bot = f'    private final Button moveBot = new Button("{label}");\n' if button else ""
+    ends = shape.thread == "next"  # the course window's own buttons beside it
+    move_bot += (
+        '    private final Button endGame = new Button("End Game");\n'
+        '    private final Button newGame = new Button("Play New Game");\n'
+        if ends
+        else ""
+    )
+    panes = "status, moveBot, endGame, newGame, grid" if ends else "status, moveBot, grid"
+    panes = panes if button else "status, grid"
     press = (
         "        moveBot.setDisable(true);\n"
         "        moveBot.setOnAction(e -> {\n"
@@ -368,6 +381,11 @@ def _game_window(shape: Shape, head: str) -> str:
         if button
         else ""
     )
+    if ends:
+        press += (
+            "        endGame.setOnAction(e -> Platform.exit());\n"
+            "        newGame.setOnAction(e -> Platform.exit());\n"
+        )
     return f"""{head}import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.application.Platform;

@@ -41,6 +41,7 @@ from fx_course_projects import (
     BOT_BUTTON,
     FORMS,
     HOSTILE,
+    NEXT_BUTTON,
     SHAPES,
     SPINS,
     THINKS_ALOUD,
@@ -406,15 +407,21 @@ def test_a_group_of_radio_buttons_is_read_as_one_box(workshop: Workshop) -> None
     assert radios.recipe.first == ("Who moves first:", "Bot", "Person")
 
 
-@pytest.mark.parametrize("colour", ["x", "o"])
+@pytest.mark.parametrize(
+    ("shape", "colour"),
+    [(BOT_BUTTON, "x"), (BOT_BUTTON, "o"), (NEXT_BUTTON, "x")],
+    ids=["move-bot-x", "move-bot-o", "next-x"],
+)
 def test_a_bot_that_moves_at_a_button_s_press_is_pressed_on(
-    workshop: Workshop, colour: str
+    workshop: Workshop, shape: Shape, colour: str
 ) -> None:
     """A program whose bot waits for its person to press ``Move Bot`` (enabled at the
-    bot's turn): the driver, finding the program idle at its bot's turn, presses it once,
-    as a person would, and the moves are the team's bot's."""
-    result = play(workshop.built(BOT_BUTTON), colour)
-    check_moves(result, BOT_BUTTON, colour, from_top=True)
+    bot's turn), or ``Next`` beside the course window's ``End Game`` and ``Play New
+    Game``: the driver, finding the program idle at its bot's turn, presses it once, as a
+    person would (never a button that ends or restarts the game), and the moves are the
+    team's bot's."""
+    result = play(workshop.built(shape), colour)
+    check_moves(result, shape, colour, from_top=True)
 
 
 @pytest.mark.parametrize("shape", THINKS_ALOUD, ids=[s.name for s in THINKS_ALOUD])

@@ -77,7 +77,8 @@ public final class Driver {
     private static final long ANSWERED_MS = 600;
     /**
      * How long the board holds still at the bot's turn, the program idle, before a button of
-     * the board's window that names its bot ("Move Bot") is pressed, as its person would.
+     * the board's window that moves its bot ("Move Bot", or its only other button) is
+     * pressed, as its person would.
      */
     private static final long IDLE_MS = 1200;
     /** The CPU time the program's threads may use in {@link #IDLE_MS} and still be idle. */
@@ -949,7 +950,7 @@ public final class Driver {
     /**
      * The bot's move: the board read until it changes and holds still, then explained. A
      * program that waits idle at its bot's turn (its JavaFX thread answers, its threads use
-     * no CPU) with a button naming its bot enabled on the board's window has that button
+     * no CPU) with a button to move its bot enabled on the board's window has that button
      * pressed once, as its person would ({@link #botButton}).
      */
     private int awaitMove(int[] before) throws InterruptedException {
@@ -1011,21 +1012,26 @@ public final class Driver {
     }
 
     /**
-     * The enabled button of the board's window, not a square, whose text names the bot and
-     * neither ends nor restarts a game ("Move Bot", "AI move"), or null: none, or the JavaFX
-     * thread busy (the program is not waiting then).
+     * The button a person would press to have the bot move, or null: none, or the JavaFX
+     * thread busy (the program is not waiting then). Of the enabled buttons of the board's
+     * window that are not squares and neither end nor restart a game, the first whose text
+     * names the bot ("Move Bot", "AI move"), else the only one ("Next", beside the course
+     * window's own "End Game" and "Play New Game"); never one of several unnamed.
      */
     private Button botButton() {
         try {
             return Fx.call(() -> {
                 Set<Node> squares = Collections.newSetFromMap(new IdentityHashMap<>());
                 for (Button[] row : board) squares.addAll(Arrays.asList(row));
+                List<Button> left = new ArrayList<>();
                 for (Form.Control control : Form.read(board[0][0].getScene().getRoot())) {
                     if (!(control.node() instanceof Button button) || squares.contains(button) || button.isDisabled()) continue;
                     String text = button.getText() == null ? "" : button.getText();
-                    if (BOT_BUTTON.matcher(text).find() && !ENDS_GAME.matcher(text).find()) return button;
+                    if (ENDS_GAME.matcher(text).find()) continue;
+                    if (BOT_BUTTON.matcher(text).find()) return button;
+                    left.add(button);
                 }
-                return null;
+                return left.size() == 1 ? left.get(0) : null;
             }, CALL_MS);
         } catch (TimeoutException busy) {
             return null;
