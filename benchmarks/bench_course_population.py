@@ -34,6 +34,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 from rich.console import Console
@@ -59,6 +60,9 @@ class Row:
     to_game: float | None = None
     reason: str = ""
     detail: str = ""
+    other_ends: str = ""
+    """The games it finished otherwise (a loss by a failure, say) before its first ended
+    on the board: each one's termination and the first line of its detail."""
 
 
 def adjacency(*argv: str | Path) -> str:
@@ -179,12 +183,19 @@ def one(project: Path, rounds: int, pace: float, timeout: float, progress: Progr
             row.choice = recipe_choice(folder)
             if row.verdict == "accepted":
                 progress.update(task, description=f"{row.project}: its first game")
+                games: list[dict[str, Any]] = []
                 while time.monotonic() - sent < timeout:
                     games = api.get("/submissions/1/games").json()
                     if any(g.get("termination") == "normal" for g in games):
                         row.to_game = time.monotonic() - sent
                         break
                     time.sleep(1.0)
+                ended = [g for g in games if g.get("status") == "finished"]
+                row.other_ends = " | ".join(
+                    f"{g['termination']}: {str(g.get('detail') or '').splitlines()[:1]}"
+                    for g in reversed(ended)
+                    if g.get("termination") != "normal"
+                )[:600]
     except (RuntimeError, OSError, httpx.HTTPError) as exc:
         row.reason = f"the benchmark could not run it: {exc}"[:300]
     finally:
@@ -204,11 +215,11 @@ def table(rows: list[Row]) -> Table:
     out = Table(title="course projects sent unedited to a league (--course --rounds 8)")
     widths = {"project": 24, "default choice": 28, "plays": 18}
     for column in ("project", "verdict", "default choice", "plays", "to verdict s",
-                   "to first game s", "verdict's first line"):  # fmt: skip
+                   "to first game s", "verdict's first line", "games ended otherwise"):  # fmt: skip
         out.add_column(column, overflow="fold", max_width=widths.get(column))
     for r in rows:
         out.add_row(r.project, r.verdict, r.choice, r.plays, seconds(r.to_verdict),
-                    seconds(r.to_game), r.reason[:240])  # fmt: skip
+                    seconds(r.to_game), r.reason[:240], r.other_ends[:240])  # fmt: skip
     return out
 
 
