@@ -63,6 +63,8 @@ class Row:
     other_ends: str = ""
     """The games it finished otherwise (a loss by a failure, say) before its first ended
     on the board: each one's termination and the first line of its detail."""
+    other_detail: str = ""
+    """The first of those games' detail, whole."""
 
 
 def adjacency(*argv: str | Path) -> str:
@@ -191,10 +193,11 @@ def one(project: Path, rounds: int, pace: float, timeout: float, progress: Progr
                         break
                     time.sleep(1.0)
                 ended = [g for g in games if g.get("status") == "finished"]
+                other = [g for g in reversed(ended) if g.get("termination") != "normal"]
+                row.other_detail = str(other[0].get("detail") or "") if other else ""
                 row.other_ends = " | ".join(
                     f"{g['termination']}: {str(g.get('detail') or '').splitlines()[:1]}"
-                    for g in reversed(ended)
-                    if g.get("termination") != "normal"
+                    for g in other
                 )[:600]
     except (RuntimeError, OSError, httpx.HTTPError) as exc:
         row.reason = f"the benchmark could not run it: {exc}"[:300]
