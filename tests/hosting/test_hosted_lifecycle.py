@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from functools import partial
@@ -180,9 +181,9 @@ def test_a_person_plays_a_hosted_bot_to_the_end_and_its_own_client_is_refused(
         assert store.submissions.played(game) == (None, version_id(league, "team1"))
 
 
-def pondered(marker: str, answers: int) -> bool:
+def pondered(marker: str, burnt: float) -> bool:
     """Whether the pondering bot's process (its command line holds ``marker``) is back
-    at reading its input after burning for each of its ``answers``: blocked (``S``),
+    at reading its input after burning ``burnt`` CPU seconds in all: blocked (``S``),
     with at least that CPU time used (read from the host's ``/proc``)."""
     found = []
     for pid in host_pids_with(marker):
@@ -194,7 +195,7 @@ def pondered(marker: str, answers: int) -> bool:
         if command[0].endswith(b"python3"):  # not bubblewrap or prlimit around it
             found.append((fields[0], (int(fields[11]) + int(fields[12])) / TICKS))
     assert len(found) <= 1, found  # one game at a time
-    return bool(found) and found[0][0] == "S" and found[0][1] >= answers * BURN
+    return bool(found) and found[0][0] == "S" and found[0][1] >= burnt
 
 
 def test_thinking_after_an_answer_is_charged_to_the_next_move(league: Path) -> None:
@@ -217,7 +218,8 @@ def test_thinking_after_an_answer_is_charged_to_the_next_move(league: Path) -> N
                 if message["type"] == "your_turn" and message["game"] == game:
                     plies = message["ply"]  # the bot moved on every other ply, from its turn
                     answers = sum(1 for i in range(plies) if (i % 2 == 0) == (first != own))
-                    wait_until(partial(pondered, marker, answers), 20, "the bot's burn")
+                    burnt = answers * BURN
+                    wait_until(partial(pondered, marker, burnt), 20, "the bot's burn")
                     move = Position.from_fen(message["fen"]).legal_moves()[0]
                     client.send(json.dumps({"type": "move", "game": game, "move": move}))
                 elif message["type"] == "game_end" and message["game"] == game:
@@ -243,6 +245,70 @@ def test_thinking_after_an_answer_is_charged_to_the_next_move(league: Path) -> N
     assert total >= len(later) * BURN - rounding, charged
     used = stored.x_time if side == "x" else stored.o_time
     assert used >= total - rounding  # its clock lost the time too
+
+
+LATE_BURN = 2.0
+"""CPU seconds the late bot burns after its fifth answer in one process (a rated game's
+of 6 rounds under way; its check asks fewer), having thought 0.9 s of wall time on each
+of its first four (0.4 s charged each, its grace aside): more than the 1.4 s its clock
+has left (:func:`test_a_move_charged_past_its_clock_loses_saying_why`)."""
+
+LATE = (
+    PONDERING.replace("for line in sys.stdin:", "asked = 0\nfor line in sys.stdin:")
+    .replace(
+        'print(f"bestmove',
+        'asked += 1\n        time.sleep(0.9 if asked <= 4 else 0)\n        print(f"bestmove',
+    )
+    .replace(
+        "end = time.process_time() + 0.3",
+        f"end = time.process_time() + ({LATE_BURN} if asked == 5 else 0)",
+    )
+)
+"""The pondering bot, burning once in a rated game under way: on its opponent's time,
+past what its own clock has left."""
+
+
+def test_a_move_charged_past_its_clock_loses_saying_why(folder: Path) -> None:
+    """A bot that computes on its opponent's time past what its clock has left (3 s a
+    game), then answers its next move at once, is charged its CPU time and loses on
+    time; the loss says the clock it had, the seconds charged, its CPU and its own wall
+    time."""
+    assert f"+ {BURN}" in PONDERING and LATE != PONDERING
+    db = folder / "league.db"
+    start = Position.start(6, 6, 6).fen()  # six answers of the bot's in each game
+    make_league(db, rows=6, cols=6, rounds=6, base=3.0, increment=0.0, openings=(start,))
+    marker = "late-ponderer-of-the-test"
+    team, rival = add_member(db, "team1"), add_member(db, "rival")
+    with served(db) as (url, _):
+        assert upload(url, program(LATE, [marker]), team).status == 201
+        accepted(url, team)
+        with ws_connect(url, rival) as client:  # the ladder pairs the two
+            start = receive(client, "game_start")
+            game = start["game"]
+            while True:
+                message = json.loads(client.recv(timeout=30))
+                if message["type"] == "your_turn" and message["game"] == game:
+                    if message["ply"] >= 9:  # the bot has answered 5 times
+                        burn = partial(pondered, marker, LATE_BURN)
+                        wait_until(burn, 20, "the bot's burn")
+                    move = Position.from_fen(message["fen"]).legal_moves()[0]
+                    client.send(json.dumps({"type": "move", "game": game, "move": move}))
+                elif message["type"] == "game_end" and message["game"] == game:
+                    break
+    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
+    assert message["termination"] == "time forfeit", message
+    detail = message["detail"]
+    assert detail.startswith("team1 moved after its time was up: its clock had "), detail
+    numbers = re.search(
+        r"had ([\d.]+) s and it was charged ([\d.]+) s, its CPU time \(([\d.]+) s: what it "
+        r"computed since its last move, on its opponent's time too; ([\d.]+) s of wall",
+        detail,
+    )
+    assert numbers is not None, detail
+    clock, charged, cpu, wall = (float(n) for n in numbers.groups())
+    # the burn's first ticks are read with the answer before it (as above): not all of it
+    assert clock < LATE_BURN - 0.2 <= cpu == charged, detail
+    assert wall < clock + 0.5, detail  # within its wall time: its CPU lost it
 
 
 def stop_between(league: Path, token: str) -> tuple[Path, int]:

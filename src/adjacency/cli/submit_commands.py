@@ -92,8 +92,7 @@ def _output(path: str) -> str:
     """Where a program's last output kept for its team is: ``path`` under the team's
     versions."""
     return (
-        "what it printed last: on the team page, "
-        f"or GET /api/league/submissions/{path}/output.txt"
+        f"what it printed last: on the team page, or GET /api/league/submissions/{path}/output.txt"
     )
 
 

@@ -64,6 +64,7 @@ class DetailCode(StrEnum):
     HOSTED_SERVER_FAILED = "hosted-server-failed"
     HOSTED_STARVED = "hosted-starved"
     HOSTED_STARVED_TWICE = "hosted-starved-twice"
+    HOSTED_LATE = "hosted-late"
     # League challenges (a person's page shows why one ended).
     DECLINED = "declined"
     CHALLENGER_LEFT = "challenger-left"
@@ -113,6 +114,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.HOSTED_SERVER_FAILED: ("player",),
     DetailCode.HOSTED_STARVED: ("player", "account"),
     DetailCode.HOSTED_STARVED_TWICE: ("player", "account"),
+    DetailCode.HOSTED_LATE: ("player", "clock", "charged", "cpu", "wall"),
     DetailCode.DECLINED: ("player",),
     DetailCode.CHALLENGER_LEFT: ("player",),
     DetailCode.PAGE_STOPPED: (),

@@ -62,8 +62,8 @@ class Referee(Protocol):
         """Whether ``live`` is still in play at ``version`` (no move or end since)."""
         ...
 
-    def arrive(self, live: LiveGame, square: object) -> None:
-        """The side to move's answer is in."""
+    def arrive(self, live: LiveGame, square: object, late: Detail | None = None) -> None:
+        """The side to move's answer is in (``late``: the words of its loss on time)."""
         ...
 
     def forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
@@ -274,7 +274,16 @@ class ServerSides:
             live.used[color] += answer.charged
             self.games.forfeit(live, termination, ended("bot-failed", player=name, error=reason))
             return
-        self.games.arrive(live, answer.move)
+        late = None
+        if answer.charged > left:  # its CPU past its clock: lost on time, and why
+            numbers = {"clock": left, "charged": answer.charged, "cpu": answer.cpu}
+            late = ended(
+                "hosted-late",
+                player=name,
+                wall=f"{answer.own:.2f}",
+                **{key: f"{value:.2f}" for key, value in numbers.items()},
+            )
+        self.games.arrive(live, answer.move, late)
 
     def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
         """A hosted move's thread has not come back :data:`OVERRUN` s past its wall cap
