@@ -7,6 +7,7 @@ moves compute at once and how many games with a hosted side are in play."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -213,6 +214,14 @@ def test_a_hosted_bot_past_its_cpu_clock_loses_on_time(
         accepted(url, token)
         game = first_game_as_o(league)
         assert game.result == "x" and game.termination == "time forfeit", game
-        assert game.detail == "team1 did not move within its clock", game.detail
+        said = re.fullmatch(
+            r"team1 did not move within its clock: it was stopped at ([\d.]+) s of CPU \(what "
+            r"it computed since its last move, on its opponent's time too\), in ([\d.]+) s of "
+            r"wall time of its own; its clock had ([\d.]+) s",
+            game.detail or "",
+        )
+        assert said is not None, game.detail
+        cpu, wall, clock = (float(n) for n in said.groups())
+        assert clock <= 2.0 and clock < cpu and wall > 0, game.detail  # past what it had
         assert game.o_time >= 2.0  # charged the CPU it used, past its 2 s
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")

@@ -65,6 +65,7 @@ class DetailCode(StrEnum):
     HOSTED_STARVED = "hosted-starved"
     HOSTED_STARVED_TWICE = "hosted-starved-twice"
     HOSTED_LATE = "hosted-late"
+    HOSTED_CPU = "hosted-cpu"
     # League challenges (a person's page shows why one ended).
     DECLINED = "declined"
     CHALLENGER_LEFT = "challenger-left"
@@ -115,6 +116,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.HOSTED_STARVED: ("player", "account"),
     DetailCode.HOSTED_STARVED_TWICE: ("player", "account"),
     DetailCode.HOSTED_LATE: ("player", "clock", "charged", "cpu", "wall"),
+    DetailCode.HOSTED_CPU: ("player", "clock", "cpu", "wall"),
     DetailCode.DECLINED: ("player",),
     DetailCode.CHALLENGER_LEFT: ("player",),
     DetailCode.PAGE_STOPPED: (),

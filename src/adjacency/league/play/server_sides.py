@@ -254,7 +254,9 @@ class ServerSides:
         if answer.out_of_cpu:
             live.clock.charge(color, max(answer.charged, left), now)
             live.used[color] += answer.charged
-            self.games.lose_on_time(live, now, ended("clock", player=name))
+            numbers = {"clock": left, "cpu": answer.cpu, "wall": answer.own}
+            words = {key: f"{value:.2f}" for key, value in numbers.items()}
+            self.games.lose_on_time(live, now, ended("hosted-cpu", player=name, **words))
             return
         if answer.failure is not None and answer.failure[0] is Termination.ABANDONED:
             # Starved by the machine's other work, measured outside its sandbox: not the
@@ -277,12 +279,9 @@ class ServerSides:
         late = None
         if answer.charged > left:  # its CPU past its clock: lost on time, and why
             numbers = {"clock": left, "charged": answer.charged, "cpu": answer.cpu}
-            late = ended(
-                "hosted-late",
-                player=name,
-                wall=f"{answer.own:.2f}",
-                **{key: f"{value:.2f}" for key, value in numbers.items()},
-            )
+            numbers["wall"] = answer.own
+            words = {key: f"{value:.2f}" for key, value in numbers.items()}
+            late = ended("hosted-late", player=name, **words)
         self.games.arrive(live, answer.move, late)
 
     def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
