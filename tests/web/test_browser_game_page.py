@@ -497,13 +497,24 @@ LAYOUT_SHIFT = """() => new Promise((done) => {
 """The page's cumulative layout shift so far, from Chromium's layout-shift entries."""
 
 
+SETTLED_SHIFT = {"en-GB": 0.02, "id-ID": 0.04}
+"""The most a player's game opened on a phone may shift (a fifth of the web's 'good' 0.1
+in English). The status line's two lines are kept from the first frame (it shifted
+0.086 at 390 px as it was first written). In Indonesian the player's actions (Undo,
+Hint, Abort) take a second row once the game says it may be aborted: 0.020 to 0.030
+measured at 412 and 390 px."""
+
+
+@pytest.mark.parametrize("width", [390, 412])
+@pytest.mark.parametrize("locale", sorted(SETTLED_SHIFT))
 def test_the_board_and_bars_keep_their_size_before_they_are_drawn(
-    server: str, browser: Any
+    server: str, browser: Any, locale: str, width: int
 ) -> None:
     """Lighthouse's mobile CLS was 0.46: on a phone the panels below the board moved down
     when the board and the bars appeared. Their size is now reserved: emptied, they keep
-    it, and a game opened on a phone shifts the layout by less than 0.1 (the web's 'good')."""
-    tab = new_tab(browser, server, viewport={"width": 412, "height": 823})
+    it; the status line keeps its two lines; and a player's game opened on a phone shifts
+    the layout by less than :data:`SETTLED_SHIFT`."""
+    tab = new_tab(browser, server, viewport={"width": width, "height": 844}, locale=locale)
     game = new_game(server)
     goto(tab, f"{server}/?game={game['id']}")
     tab.wait_for_selector("#board .sq")
@@ -518,6 +529,8 @@ def test_the_board_and_bars_keep_their_size_before_they_are_drawn(
     goto(tab, f"{server}/?game={game['id']}")
     tab.wait_for_selector("#board .sq")
     tab.wait_for_selector("#moves li")
-    assert tab.evaluate(LAYOUT_SHIFT) < 0.1
+    expect(tab.locator("#status")).not_to_be_empty()
+    shift = tab.evaluate(LAYOUT_SHIFT)
+    assert shift < SETTLED_SHIFT[locale], shift
     assert tab.console_errors == []
     tab.context.close()
