@@ -275,8 +275,8 @@ def test_a_move_charged_past_its_clock_loses_saying_why(folder: Path) -> None:
     time."""
     assert f"+ {BURN}" in PONDERING and LATE != PONDERING
     db = folder / "league.db"
-    start = Position.start(6, 6, 6).fen()  # six answers of the bot's in each game
-    make_league(db, rows=6, cols=6, rounds=6, base=3.0, increment=0.0, openings=(start,))
+    opening = Position.start(6, 6, 6).fen()  # six answers of the bot's in each game
+    make_league(db, rows=6, cols=6, rounds=6, base=3.0, increment=0.0, openings=(opening,))
     marker = "late-ponderer-of-the-test"
     team, rival = add_member(db, "team1"), add_member(db, "rival")
     with served(db) as (url, _):

@@ -115,14 +115,17 @@ def test_a_streak_s_tries_are_recorded_and_never_rated(client: TestClient) -> No
         assert shown["player"] == player and shown["rating"]["rd"] == START_RD
     history = {h["id"]: h["win"] for h in client.get("/api/puzzles/history").json()}
     assert history == {solved.id: True, missed.id: False, hinted.id: False}
-    again = solve(client, solved)  # a rated try now: a later one, never rated
+    again = client.post(
+        f"/api/puzzles/{solved.id}/attempt", json={"moves": [first, reply, second]}
+    ).json()  # a rated try now: a later one, never rated
     assert again["ratings"]["unrated"] == "tried"
     refused = client.post(
         f"/api/puzzles/{solved.id}/attempt", json={"moves": [first], "rated": "maybe"}
     )
     assert refused.status_code == 422
     with TestClient(client.app) as other:  # another browser's rated try still rates
-        assert solve(other, missed)["ratings"]["rated"] is True
+        rated = other.post(f"/api/puzzles/{missed.id}/attempt", json={"moves": [wrong.move]})
+        assert rated.json()["ratings"]["rated"] is True
 
 
 def test_the_history_lists_each_tried_puzzle_with_its_first_result(client: TestClient) -> None:
