@@ -239,15 +239,16 @@ class ServerSides:
         its team, in worker threads."""
         color = live.game.position.turn
         name = live.member(color).name
-        member, submission = live.member(color).id, seat.version.submission.id
-        if answer.picture is not None:
-            keep = self.store.pictures.keep
-            self._spawn(
-                asyncio.to_thread(keep, member, submission, "game", answer.picture, live.id)
-            )
-        if answer.output:
-            printed = self.store.outputs.keep
-            self._spawn(asyncio.to_thread(printed, member, submission, answer.output, live.id))
+        if answer.picture is not None or answer.output:
+            member, submission = live.member(color).id, seat.version.submission.id
+            if answer.picture is not None:
+                keep = self.store.pictures.keep
+                self._spawn(
+                    asyncio.to_thread(keep, member, submission, "game", answer.picture, live.id)
+                )
+            if answer.output:
+                printed = self.store.outputs.keep
+                self._spawn(asyncio.to_thread(printed, member, submission, answer.output, live.id))
         now = time.monotonic()
         if live.timer is not None:
             live.timer.cancel()
