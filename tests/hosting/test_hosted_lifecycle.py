@@ -15,7 +15,7 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -181,6 +181,21 @@ def test_a_person_plays_a_hosted_bot_to_the_end_and_its_own_client_is_refused(
         assert store.submissions.played(game) == (None, version_id(league, "team1"))
 
 
+def play_out(
+    client: Any, game: int, before_move: Callable[[int], None] = lambda plies: None
+) -> dict[str, Any]:
+    """Play ``game`` to its end from the rival's ``client`` (its first legal move each
+    turn, after ``before_move`` of the plies played): the game's end message."""
+    while True:
+        message: dict[str, Any] = json.loads(client.recv(timeout=30))
+        if message["type"] == "your_turn" and message["game"] == game:
+            before_move(message["ply"])
+            move = Position.from_fen(message["fen"]).legal_moves()[0]
+            client.send(json.dumps({"type": "move", "game": game, "move": move}))
+        elif message["type"] == "game_end" and message["game"] == game:
+            return message
+
+
 def pondered(marker: str, burnt: float) -> bool:
     """Whether the pondering bot's process (its command line holds ``marker``) is back
     at reading its input after burning ``burnt`` CPU seconds in all: blocked (``S``),
@@ -213,17 +228,13 @@ def test_thinking_after_an_answer_is_charged_to_the_next_move(league: Path) -> N
             start = receive(client, "game_start")
             game, own = start["game"], start["color"]
             first = Position.from_fen(start["start"]).turn
-            while True:
-                message = json.loads(client.recv(timeout=30))
-                if message["type"] == "your_turn" and message["game"] == game:
-                    plies = message["ply"]  # the bot moved on every other ply, from its turn
-                    answers = sum(1 for i in range(plies) if (i % 2 == 0) == (first != own))
-                    burnt = answers * BURN
-                    wait_until(partial(pondered, marker, burnt), 20, "the bot's burn")
-                    move = Position.from_fen(message["fen"]).legal_moves()[0]
-                    client.send(json.dumps({"type": "move", "game": game, "move": move}))
-                elif message["type"] == "game_end" and message["game"] == game:
-                    break
+
+            def after_the_burn(plies: int) -> None:  # the bot moved every other ply
+                answers = sum(1 for i in range(plies) if (i % 2 == 0) == (first != own))
+                burnt = answers * BURN
+                wait_until(partial(pondered, marker, burnt), 20, "the bot's burn")
+
+            message = play_out(client, game, after_the_burn)
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
     assert message["termination"] == "normal", message
     with LeagueStore(league, create=False) as store:
@@ -284,17 +295,12 @@ def test_a_move_charged_past_its_clock_loses_saying_why(folder: Path) -> None:
         accepted(url, team)
         with ws_connect(url, rival) as client:  # the ladder pairs the two
             start = receive(client, "game_start")
-            game = start["game"]
-            while True:
-                message = json.loads(client.recv(timeout=30))
-                if message["type"] == "your_turn" and message["game"] == game:
-                    if message["ply"] >= 9:  # the bot has answered 5 times
-                        burn = partial(pondered, marker, LATE_BURN)
-                        wait_until(burn, 20, "the bot's burn")
-                    move = Position.from_fen(message["fen"]).legal_moves()[0]
-                    client.send(json.dumps({"type": "move", "game": game, "move": move}))
-                elif message["type"] == "game_end" and message["game"] == game:
-                    break
+
+            def after_the_burn(plies: int) -> None:
+                if plies >= 9:  # the bot has answered 5 times
+                    wait_until(partial(pondered, marker, LATE_BURN), 20, "the bot's burn")
+
+            message = play_out(client, start["game"], after_the_burn)
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
     assert message["termination"] == "time forfeit", message
     detail = message["detail"]
@@ -423,15 +429,8 @@ def test_a_server_failure_abandons_a_hosted_game_and_tells_the_other_side(
         accepted(url, team)
         monkeypatch.setattr(*broken)  # from the games on (the check has passed)
         with ws_connect(url, rival) as client:  # the ladder pairs the two
-            start = receive(client, "game_start")
-            game = start["game"]
-            while True:
-                message = json.loads(client.recv(timeout=30))
-                if message["type"] == "your_turn" and message["game"] == game:
-                    move = Position.from_fen(message["fen"]).legal_moves()[0]
-                    client.send(json.dumps({"type": "move", "game": game, "move": move}))
-                elif message["type"] == "game_end" and message["game"] == game:
-                    break
+            game = receive(client, "game_start")["game"]
+            message = play_out(client, game)
         assert message["result"] is None and message["termination"] == "aborted", message
         assert message["detail"] == told and message["detail_code"].startswith(code)
         assert game_state(url, game)["status"] == "aborted"
