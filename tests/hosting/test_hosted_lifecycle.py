@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -256,65 +255,6 @@ def test_thinking_after_an_answer_is_charged_to_the_next_move(league: Path) -> N
     assert total >= len(later) * BURN - rounding, charged
     used = stored.x_time if side == "x" else stored.o_time
     assert used >= total - rounding  # its clock lost the time too
-
-
-LATE_BURN = 2.0
-"""CPU seconds the late bot burns after its fifth answer in one process (a rated game's
-of 6 rounds under way; its check asks fewer), having thought 0.9 s of wall time on each
-of its first four (0.4 s charged each, its grace aside): more than the 1.4 s its clock
-has left (:func:`test_a_move_charged_past_its_clock_loses_saying_why`)."""
-
-LATE = (
-    PONDERING.replace("for line in sys.stdin:", "asked = 0\nfor line in sys.stdin:")
-    .replace(
-        'print(f"bestmove',
-        'asked += 1\n        time.sleep(0.9 if asked <= 4 else 0)\n        print(f"bestmove',
-    )
-    .replace(
-        "end = time.process_time() + 0.3",
-        f"end = time.process_time() + ({LATE_BURN} if asked == 5 else 0)",
-    )
-)
-"""The pondering bot, burning once in a rated game under way: on its opponent's time,
-past what its own clock has left."""
-
-
-def test_a_move_charged_past_its_clock_loses_saying_why(folder: Path) -> None:
-    """A bot that computes on its opponent's time past what its clock has left (3 s a
-    game), then answers its next move at once, is charged its CPU time and loses on
-    time; the loss says the clock it had, the seconds charged, its CPU and its own wall
-    time."""
-    assert f"+ {BURN}" in PONDERING and LATE != PONDERING
-    db = folder / "league.db"
-    opening = Position.start(6, 6, 6).fen()  # six answers of the bot's in each game
-    make_league(db, rows=6, cols=6, rounds=6, base=3.0, increment=0.0, openings=(opening,))
-    marker = "late-ponderer-of-the-test"
-    team, rival = add_member(db, "team1"), add_member(db, "rival")
-    with served(db) as (url, _):
-        assert upload(url, program(LATE, [marker]), team).status == 201
-        accepted(url, team)
-        with ws_connect(url, rival) as client:  # the ladder pairs the two
-            start = receive(client, "game_start")
-
-            def after_the_burn(plies: int) -> None:
-                if plies >= 9:  # the bot has answered 5 times
-                    wait_until(partial(pondered, marker, LATE_BURN), 20, "the bot's burn")
-
-            message = play_out(client, start["game"], after_the_burn)
-    wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
-    assert message["termination"] == "time forfeit", message
-    detail = message["detail"]
-    assert detail.startswith("team1 moved after its time was up: its clock had "), detail
-    numbers = re.search(
-        r"had ([\d.]+) s and it was charged ([\d.]+) s, its CPU time \(([\d.]+) s: what it "
-        r"computed since its last move, on its opponent's time too; ([\d.]+) s of wall",
-        detail,
-    )
-    assert numbers is not None, detail
-    clock, charged, cpu, wall = (float(n) for n in numbers.groups())
-    # the burn's first ticks are read with the answer before it (as above): not all of it
-    assert clock < LATE_BURN - 0.2 <= cpu == charged, detail
-    assert wall < clock + 0.5, detail  # within its wall time: its CPU lost it
 
 
 def stop_between(league: Path, token: str) -> tuple[Path, int]:

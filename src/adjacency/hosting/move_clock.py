@@ -165,8 +165,21 @@ class MoveTime:
 
 def charge(time: MoveTime) -> float:
     """The seconds a move's clock is charged: its own wall time less :data:`GRACE`, or
-    its CPU time where that is more (what it thought on the opponent's time included)."""
-    return max(0.0, time.own - GRACE, time.cpu)
+    its CPU time (what it thought on the opponent's time included) where that is more,
+    less the part of the grace its own wall time spans.
+
+    The grace is the driver's and the pipes' work at the move, which its CPU time counts
+    as its wall time does: a program that thinks by the course's rule until its own 5 s
+    timer fires (5.04 s of wall time, 5.04 s of CPU on its one core) is in time, as
+    its wall time says. What it computed on the opponent's time is charged whole: a bot
+    that answers at once (its own wall time near 0) is charged all its CPU since.
+
+    >>> round(charge(MoveTime(cpu=5.04, wall=5.04)), 2)
+    4.54
+    >>> round(charge(MoveTime(cpu=2.0, wall=0.01)), 2)
+    1.99
+    """
+    return max(0.0, time.own - GRACE, time.cpu - min(GRACE, time.own))
 
 
 def blame(time: MoveTime, left: float, answered: bool = True) -> tuple[Termination, str] | None:

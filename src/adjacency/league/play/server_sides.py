@@ -10,7 +10,7 @@ Each move is computed off the event loop and handed to the games as any bot's an
 * a house bot that crashes loses by disconnection, with the error in the record;
 * a hosted side's clock runs only once its bot has started and a slot of
   ``--hosted-jobs`` is free (a core of its own); each move is judged by its own wall
-  time and charged it less a grace, or its CPU time where that is more
+  time and charged it less a grace, or its CPU time less the grace where that is more
   (:mod:`adjacency.hosting.move_clock`, :meth:`~adjacency.round.clock.Clock.charge`);
   it is waited for up to :func:`~adjacency.hosting.move_clock.ceiling`, and past that
   and :data:`OVERRUN` more seconds the side loses on time whatever its thread does;
