@@ -12,7 +12,7 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
-from adjacency.hosting.move_clock import GRACE
+from adjacency.hosting.move_clock import MoveTime, charge
 from hosted_helpers import (
     accepted,
     files_zip,
@@ -55,7 +55,8 @@ def test_a_league_of_more_programs_than_slots_gives_each_move_its_core(folder: P
         # Together, and for the median move: a loaded machine delays the server's own
         # round trips now and then (one move in ten or twenty), which neither the
         # program's waits nor the machine's share show, and the grace absorbs.
-        charged = sum(max(own - GRACE, cpu) for _, own, cpu in timings)
+        times = [MoveTime(cpu, wall, wall - own, wall - own) for wall, own, cpu in timings]
+        charged = sum(charge(time) for time in times)  # as the clock charges each
         used = sum(cpu for _, _, cpu in timings)
         said = [
             f"{own:.2f} s own, {cpu:.2f} s CPU, {wall:.2f} s wall" for wall, own, cpu in timings
