@@ -303,17 +303,16 @@ class Games:
         self._take(live, finish.drawn_by_rule(self._round(live), reason, time.monotonic()))
         self._finish(live)
 
-    def arrive(self, live: LiveGame, square: object, late: Detail | None = None) -> None:
+    def arrive(self, live: LiveGame, square: object) -> None:
         """A bot's move is in: played now, or, sooner than its side's pace after it was
         asked, held until then. The clock stops as the move comes in (the bot is charged
         its thinking, not the wait) and the move is played at the pace, or not at all if
-        the game ended meanwhile. ``late``: the words of a loss on time if its clock ran
-        out meanwhile (``None``: the league's own)."""
+        the game ended meanwhile."""
         color = live.game.position.turn
         now = time.monotonic()
         wait = live.pace[color] - (now - live.asked)
         if wait <= 0:
-            self._play(live, square, late=late)
+            self._play(live, square)
             return
         if live.timer is not None:
             live.timer.cancel()
@@ -322,16 +321,14 @@ class Games:
         live.held = True
         version = live.version
         loop = asyncio.get_running_loop()
-        loop.call_later(wait, self._release, live, version, square, thought, late)
+        loop.call_later(wait, self._release, live, version, square, thought)
 
-    def _release(
-        self, live: LiveGame, version: int, square: object, thought: float, late: Detail | None
-    ) -> None:
+    def _release(self, live: LiveGame, version: int, square: object, thought: float) -> None:
         """Play a move held for the pace (:meth:`arrive`), unless the game moved on."""
         if not self.current(live, version):
             return
         live.held = False
-        self._play(live, square, thought, late)
+        self._play(live, square, thought)
 
     def current(self, live: LiveGame, version: int) -> bool:
         """Whether ``live`` is still in play and has not moved on since ``version`` (a
@@ -387,17 +384,9 @@ class Games:
         color = live.game.position.turn
         live.used[color] += time.monotonic() - live.clock.since
 
-    def _play(
-        self,
-        live: LiveGame,
-        square: object,
-        thought: float | None = None,
-        late: Detail | None = None,
-    ) -> None:
+    def _play(self, live: LiveGame, square: object, thought: float | None = None) -> None:
         """Play the side to move's answer ``square``. ``thought``: the seconds it thought,
-        for a move held for the pace (its clock was stopped as the move came in);
-        ``late``: the words of its loss on time, if its clock ran out (``None``: the
-        league's own)."""
+        for a move held for the pace (its clock was stopped as the move came in)."""
         color = live.game.position.turn
         mover = live.member(color)
         plies = len(live.game.moves)
@@ -408,8 +397,7 @@ class Games:
             live.clock.start(color, now)  # charged already: the held time is not its
         if live.timer is not None:
             live.timer.cancel()
-        words, not_a_square, refusal = answer_details(mover.name)
-        late = words if late is None else late
+        late, not_a_square, refusal = answer_details(mover.name)
         step = moves.answer(self._round(live), square, now, spent, late, not_a_square, refusal)
         live.used[color] += spent
         after = self._take(live, step)

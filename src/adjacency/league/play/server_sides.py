@@ -62,8 +62,8 @@ class Referee(Protocol):
         """Whether ``live`` is still in play at ``version`` (no move or end since)."""
         ...
 
-    def arrive(self, live: LiveGame, square: object, late: Detail | None = None) -> None:
-        """The side to move's answer is in (``late``: the words of its loss on time)."""
+    def arrive(self, live: LiveGame, square: object) -> None:
+        """The side to move's answer is in."""
         ...
 
     def forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
@@ -86,6 +86,11 @@ class Referee(Protocol):
     def replays(self) -> Replays:
         """The pairs whose games the machine starved (:mod:`.replays`)."""
         ...
+
+
+def seconds(**figures: float) -> dict[str, str]:
+    """Figures in seconds as a detail's params, to the hundredth (``clock="5.00"``)."""
+    return {name: f"{value:.2f}" for name, value in figures.items()}
 
 
 class ServerSides:
@@ -230,8 +235,9 @@ class ServerSides:
         """A hosted move is in: its side's clock is charged what
         :func:`~adjacency.hosting.move_clock.charge` says (its own wall time less the
         grace, or its CPU time; :meth:`~adjacency.round.clock.Clock.charge`), then the
-        move is played as any bot's (late if that passes its clock); a program ended for
-        its CPU time loses on time; a move the machine starved (its own time within its
+        move is played as any bot's; a move charged past its clock loses on time with its
+        figures (``hosted-late``), as does a program ended for its CPU time
+        (``hosted-cpu``); a move the machine starved (its own time within its
         cap, no answer by the ceiling) abandons the game without a result
         (``hosted-starved``); any other failure (a crash, an illegal answer, its own wall
         time past its cap) loses with its reason. A lost move's picture of its board (a
@@ -255,8 +261,7 @@ class ServerSides:
         if answer.out_of_cpu:
             live.clock.charge(color, max(answer.charged, left), now)
             live.used[color] += answer.charged
-            numbers = {"clock": left, "cpu": answer.cpu, "wall": answer.own}
-            words = {key: f"{value:.2f}" for key, value in numbers.items()}
+            words = seconds(clock=left, cpu=answer.cpu, wall=answer.own)
             self.games.lose_on_time(live, now, ended("hosted-cpu", player=name, **words))
             return
         if answer.failure is not None and answer.failure[0] is Termination.ABANDONED:
@@ -277,13 +282,12 @@ class ServerSides:
             live.used[color] += answer.charged
             self.games.forfeit(live, termination, ended("bot-failed", player=name, error=reason))
             return
-        late = None
-        if answer.charged > left:  # its CPU past its clock: lost on time, and why
-            numbers = {"clock": left, "charged": answer.charged, "cpu": answer.cpu}
-            numbers["wall"] = answer.own
-            words = {key: f"{value:.2f}" for key, value in numbers.items()}
-            late = ended("hosted-late", player=name, **words)
-        self.games.arrive(live, answer.move, late)
+        if answer.charged > left:  # in time by its wall time, its CPU past its clock
+            live.used[color] += answer.charged
+            words = seconds(clock=left, charged=answer.charged, cpu=answer.cpu, wall=answer.own)
+            self.games.lose_on_time(live, now, ended("hosted-late", player=name, **words))
+            return
+        self.games.arrive(live, answer.move)
 
     def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
         """A hosted move's thread has not come back :data:`OVERRUN` s past its wall cap
