@@ -61,36 +61,31 @@ _RNG = random.Random()
 Square = Annotated[str, Field(min_length=2, max_length=3, pattern=r"^[a-h][1-8]$")]
 
 
-UNRATED_TRY = (
-    "false: a try of a streak, recorded but never rated (the player's first try of the "
-    "puzzle rates nothing, as lichess's Puzzle Streak does not)"
-)
+class TryRequest(BaseModel):
+    """A try's end: a give-up's whole body (which may be left out: a rated try), and
+    what an attempt and a hint say besides their line."""
+
+    model_config = {"extra": "forbid"}
+    rated: bool = Field(
+        default=True,
+        description="false: a try of a streak, recorded but never rated (the player's "
+        "first try of the puzzle rates nothing, as lichess's Puzzle Streak does not)",
+    )
 
 
-class AttemptRequest(BaseModel):
+class AttemptRequest(TryRequest):
     """The line played from the puzzle's position: the solver's moves and the replies
     the server gave, ending with the solver's move to judge."""
 
-    model_config = {"extra": "forbid"}
     moves: list[Square] = Field(min_length=1, max_length=MAX_LINE)
-    rated: bool = Field(default=True, description=UNRATED_TRY)
 
 
-class HintRequest(BaseModel):
+class HintRequest(TryRequest):
     """The line played so far (the solution's moves, ending with a reply; empty at the
     start) and how much to show: 1 the board's quarter of the next move, 2 the move."""
 
-    model_config = {"extra": "forbid"}
     moves: list[Square] = Field(default_factory=list, max_length=MAX_LINE)
     level: Literal[1, 2] = 1
-    rated: bool = Field(default=True, description=UNRATED_TRY)
-
-
-class GiveUpRequest(BaseModel):
-    """Giving up (the body may be left out: a rated try)."""
-
-    model_config = {"extra": "forbid"}
-    rated: bool = Field(default=True, description=UNRATED_TRY)
 
 
 class RatingInfo(BaseModel):
@@ -545,7 +540,7 @@ def hint(puzzle_id: str, body: HintRequest, request: Request, caller: Client) ->
 
 @router.post("/api/puzzles/{puzzle_id}/solution", response_model=Solution, dependencies=TRIES)
 def give_up(
-    puzzle_id: str, request: Request, caller: Client, body: GiveUpRequest | None = None
+    puzzle_id: str, request: Request, caller: Client, body: TryRequest | None = None
 ) -> Solution:
     """Give up: the puzzle's line and themes. Counted as a failed attempt (rated if the
     first, unless the body says ``rated`` false)."""
