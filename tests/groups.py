@@ -11,8 +11,9 @@ writes the suffix where pytest reads it (only where xdist's own did not take).
 A session fixture lives once per worker. The Ray cluster (``conftest._ray_nodes``)
 would start on each worker that runs one of its tests, two clusters then competing for
 the machine's cores (and a start timing out under that load). Every test that uses it is
-marked with the group :data:`RAY_GROUP`, so one worker starts the one cluster and runs
-them all, while the other worker runs the rest of the suite.
+in the group :data:`RAY_GROUP`, even one marked with a group of its own, so one worker
+starts the one cluster and runs them all, while the other worker runs the rest of the
+suite.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ CLUSTER_FIXTURE = "_ray_nodes"
 """The session fixture of the shared Ray cluster (tests/conftest.py)."""
 
 
-def group_of(item: pytest.Item) -> str | None:
-    """The xdist group of ``item`` as xdist names it (its groups' names, sorted, joined
-    by ``_``), or ``None`` for a test in no group."""
+def marked_group(item: pytest.Item) -> str | None:
+    """The xdist group of ``item`` as xdist names it from its markers (their names,
+    sorted, joined by ``_``), or ``None`` for a test in no group."""
     names = {
         str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
         for mark in item.iter_markers("xdist_group")
@@ -37,21 +38,26 @@ def group_of(item: pytest.Item) -> str | None:
     return "_".join(sorted(names)) or None
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_itemcollected(item: pytest.Item) -> None:
-    """A test that uses the shared Ray cluster joins :data:`RAY_GROUP`."""
+def group_of(item: pytest.Item) -> str | None:
+    """The xdist group ``item`` runs in: :data:`RAY_GROUP` for every test of the shared
+    Ray cluster, whatever other group it is marked with (xdist would name a test in two
+    groups by both, a group of its own that may go to the other worker and start a
+    second cluster there); otherwise its markers' group."""
     if CLUSTER_FIXTURE in getattr(item, "fixturenames", ()):
-        item.add_marker(pytest.mark.xdist_group(RAY_GROUP))
+        return RAY_GROUP
+    return marked_group(item)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On an xdist worker under ``--dist loadgroup``: each grouped test's node id ends
-    with ``@group``, as xdist's scheduler expects."""
+    with ``@`` and its :func:`group_of`, as xdist's scheduler expects (in place of the
+    suffix xdist itself may have written from the markers)."""
     if not getattr(config.option, "loadgroup", False):
         return
     for item in items:
         group = group_of(item)
         if group is None or item.nodeid.endswith(f"@{group}"):
             continue
-        item._id = NodeId.parse(f"{item.nodeid}@{group}")
+        nodeid = item.nodeid.removesuffix(f"@{marked_group(item)}")
+        item._id = NodeId.parse(f"{nodeid}@{group}")
