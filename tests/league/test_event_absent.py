@@ -3,16 +3,27 @@ and a real ``adjacency connect`` client: in an event whose member ``ghost`` neve
 connects, each of its games ends as its loss as soon as the game is to start (time
 forfeit, detail ``absent``, no move played, nobody asked to move), not after its whole
 clock has run; the team that is there wins and is never asked for a move it could not
-send."""
+send. Such a game is a forfeit, as FIDE scores one: unrated, and in the event's table,
+crosstable and exports scored as a win for red but never played."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from pathlib import Path
 
 import pytest
 
 from adjacency.league.league_file import LeagueStore
-from league_helpers import add_member, make_league, start_client, start_server, wait_until
+from league_helpers import (
+    add_member,
+    make_league,
+    request,
+    start_client,
+    start_server,
+    wait_until,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -39,6 +50,10 @@ def test_an_absent_members_event_games_are_its_losses_at_once(tmp_path: Path) ->
 
         wait_until(finished, WAIT, "the event to finish")
         wait_until(lambda: client.text().count(" ended: ") == 2, WAIT, "red to hear both ends")
+        api = f"{server.url}/api/league/events/friday"
+        data = request(api).body
+        files = {n: request(f"{api}/{n}", raw=True).body for n in ("table.json", "crosstable.csv")}
+        page = request(f"{server.url}/event/friday", raw=True).body
     finally:
         client.stop()
         server.stop()
@@ -54,8 +69,31 @@ def test_an_absent_members_event_games_are_its_losses_at_once(tmp_path: Path) ->
         assert game.points(ghost) == 0 and (game.x_time, game.o_time) == (0.0, 0.0)
         assert game.detail_code == "absent"
         assert game.detail == "ghost was not connected when the game was to start: a forfeit"
+        assert game.rated_seq is None  # a forfeit rates nobody
     text = client.text()
     assert "server:" not in text and "Traceback" not in text  # no move refused, no error
     assert text.count("(time forfeit) ghost was not connected when the game was to start") == 2
     log = (tmp_path / "server.log").read_text()
     assert log.count("won (time forfeit: ghost was not connected") == 2, log
+
+    # the event scores both games as forfeits: red's wins, never played
+    rows = {r["name"]: r for r in data["standings"]}
+    assert (rows["red"]["points"], rows["red"]["unplayed"], rows["red"]["games"]) == (2, 2, 0)
+    assert (rows["ghost"]["points"], rows["ghost"]["unplayed"], rows["ghost"]["losses"]) == (
+        0, 2, 0,
+    )  # fmt: skip
+    cross = data["crosstable"]
+    r, g = cross["names"].index("red"), cross["names"].index("ghost")
+    assert cross["cells"][r][g] == [2, 2] and cross["unplayed"][r][g] == 2
+    assert cross["absent"][r][g] == 2
+    assert [b["unplayed"] for b in data["rounds"][0]] == [[True, True]]
+    unplayed = json.loads(files["table.json"])["unplayed"]
+    assert sorted(u["result"] for u in unplayed) == ["0-1", "1-0"]
+    for u in unplayed:
+        assert u["termination"] == "unplayed"
+        assert u["detail"] == "forfeit: ghost was absent when the game was to start"
+        assert u["result"] == ("1-0" if u["x"] == "red" else "0-1")
+    crossed = list(csv.reader(io.StringIO(files["crosstable.csv"])))
+    header, by_name = crossed[0], {row[0]: row for row in crossed[1:]}
+    assert by_name["red"][header.index("unplayed")] == "2"
+    assert "2–0 abs ff" in page and "0–2 abs ff" in page  # the page without JavaScript

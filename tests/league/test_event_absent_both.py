@@ -2,10 +2,12 @@
 ``adjacency connect`` client: in a round robin of ``red`` (connected) and ``ghost`` and
 ``shade`` (never connected), each game of ghost against shade ends at once as a loss
 for both (stored aborted with detail ``absent-both``: no result, no rating, no points in
-the league's totals), not as a 1-1 split decided by whose clock ran first. The event's
-table (HTTP, text of ``event show``) gives them no points and marks the games an
-absence decided. The teacher's overview says who is paused for missing its last two
-games while its bot is away.
+the league's totals), not as a 1-1 split decided by whose clock ran first. Every game
+an absence decided is a forfeit: unrated (ghost's and shade's losses to red too), and
+in the event's table (HTTP, text of ``event show``) scored but not played (no games,
+wins or losses; counted ``unplayed``), the pair both were absent for scoring nothing,
+and marked both as an absence's and as unplayed. The teacher's overview says who is
+paused for missing its last two games while its bot is away.
 """
 
 from __future__ import annotations
@@ -79,29 +81,29 @@ def test_two_absent_teams_both_lose_at_once_and_score_nothing(tmp_path: Path) ->
             )
         played = [store.games.game(i) for i in store.events.game_ids(event.id)]
         assert all(g is not None and {g.x_id, g.o_id} != {ghost, shade} for g in played)
-        rated = {h[0] for m in (ghost, shade) for h in store.ratings.history(m)}
-        assert len(rated) == 4 and rated.isdisjoint(g.id for g in both)  # lost to red only
-        # the league's totals: ghost's games are its two losses to red, none with shade
-        assert [(row[0], row[1], row[2]) for row in store.ratings.opponents(ghost)] == [
-            ("red", 2, 0)
-        ]
+        # forfeits rate nobody: not the losses to red either
+        assert not [h for m in (ghost, shade) for h in store.ratings.history(m)]
+        assert len(played) == 4 and all(g is not None and g.rated_seq is None for g in played)
         text = render_text(table(store, event))
 
     rows = {r["name"]: r for r in data["standings"]}
     # three in a round robin: a bye each (2 points), the rest from games
-    assert rows["red"]["points"] == 4 + 2 and rows["red"]["wins"] == 4
+    # three in a round robin: a bye each (2 points), the rest from forfeits, no game played
+    assert rows["red"]["points"] == 4 + 2 and rows["red"]["unplayed"] == 4
+    assert (rows["red"]["games"], rows["red"]["wins"]) == (0, 0)
     for name in ("ghost", "shade"):
-        assert rows[name]["points"] == 0 + 2 and rows[name]["losses"] == 4
-        assert rows[name]["games"] == 4 and rows[name]["wins"] == 0
+        assert rows[name]["points"] == 0 + 2 and rows[name]["unplayed"] == 4
+        assert (rows[name]["games"], rows[name]["wins"], rows[name]["losses"]) == (0, 0, 0)
     cross = data["crosstable"]
     at = {name: i for i, name in enumerate(cross["names"])}
     g, s, r = at["ghost"], at["shade"], at["red"]
     assert cross["cells"][g][s] == [0, 2] and cross["cells"][s][g] == [0, 2]
     assert cross["absent"][g][s] == 2 and cross["absent"][g][r] == 2
     assert cross["absent"][r][g] == 2 and cross["absent"][r][r] == 0
+    assert cross["unplayed"][g][s] == 2 and cross["unplayed"][r][g] == 2
     crosstable = text[text.index("Crosstable") :]
     line = next(x for x in crosstable.splitlines() if " ghost " in x)
-    assert line.count("0/2 abs") == 2  # against red and against shade
+    assert line.count("0/2 abs ff") == 2  # against red and against shade
 
     log = (tmp_path / "server.log").read_text()
     assert "Traceback" not in log

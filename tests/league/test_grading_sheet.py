@@ -38,12 +38,14 @@ def expected(games: list[StoredGame], names: dict[int, str]) -> dict[str, Counte
                 if game.result in (None, "draw")
                 else float(game.result == side)
             )
-            row["games"] += 1
             row["points2"] += int(points * 2)
+            if game.detail_code in ABSENT:  # a forfeit: scored, never played
+                row["unplayed"] += 1
+                row["absent"] += points == 0
+                continue
+            row["games"] += 1
             row[f"{side}_{['losses', 'draws', 'wins'][int(points * 2)]}"] += 1
-            if points == 0 and game.detail_code in ABSENT:
-                row["absent"] += 1
-            elif points == 0 and game.termination in KINDS:
+            if points == 0 and game.termination in KINDS:
                 row[KINDS[game.termination or ""]] += 1
     return rows
 
@@ -52,7 +54,7 @@ def versions_of(store: LeagueStore, games: list[StoredGame]) -> dict[str, Counte
     """The games each team's versions played (by the team's numbers)."""
     used: dict[str, Counter[int]] = defaultdict(Counter)
     for game in games:
-        if game.status == "aborted" and game.detail_code != "absent-both":
+        if game.status == "aborted" or game.detail_code in ABSENT:  # no move played
             continue
         for member, submission in zip(
             (game.x_id, game.o_id), store.submissions.played(game.id), strict=True
@@ -127,6 +129,7 @@ def test_the_grading_sheet_of_the_league_is_its_stored_games(
     by_team = {r["team"]: r for r in rows}
     for team, row in by_team.items():
         assert row["points"] * 2 == counts[team]["points2"], team
+        assert row["unplayed"] == counts[team]["unplayed"], team
     alpha = by_team["alpha"]
     assert (alpha["versions"], alpha["accepted"], alpha["played"], alpha["most_played"]) == (
         3, 2, [1, 2], 2,

@@ -6,14 +6,16 @@ Per team:
 - ``versions`` and ``accepted``: how many versions of its code it uploaded and how many
   were accepted; ``played``: the version numbers that played the scope's games, and
   ``most_played`` the one that played most of them (the newer on a tie);
-- ``games``: the games that count (finished, or lost by both teams' absence in an
-  event), ``points`` (a win 1, a draw or a finished game with no result 1/2; an event's
-  as its table counts them: forfeits and byes included), ``unplayed`` and ``byes``
-  (an event's forfeits, won or lost, and byes; 0 for the league);
-- results by colour: ``x_wins`` ... ``o_losses``, of the games that count;
+- ``games``: the games played that count (finished, and not decided by an absence),
+  ``points`` (a win 1, a draw or a finished game with no result 1/2, a forfeit won 1;
+  an event's as its table counts them: byes included), ``unplayed`` (forfeits, won or
+  lost: games an absence decided, and in an event those of a team withdrawn after
+  pairing) and ``byes`` (an event's; 0 for the league);
+- results by colour: ``x_wins`` ... ``o_losses``, of the games played that count;
 - failures by kind, the games it lost other than on the board: ``time`` (its clock ran
   out), ``crash`` (its program crashed or disconnected), ``illegal`` (an illegal
-  move), ``absent`` (its bot was not there when the game was to start), and
+  move), ``absent`` (its forfeits by absence: its bot was not there when the game was
+  to start), and
   ``abandoned``: the games it played that were stopped before their end (no result, a
   server stopped mid-game, a game aborted), which no side lost; a game the teacher
   voided counts nowhere (:mod:`.store.void_rows`);
@@ -135,21 +137,24 @@ def _count(
     used: dict[int, Counter[int]] = defaultdict(Counter)
     for x_id, o_id, status, result, termination, code, x_version, o_version in found:
         both_absent = code == BOTH_ABSENT
+        forfeit = code in ABSENCES  # never played: scored, not a game
         for member, side, version in ((x_id, "x", x_version), (o_id, "o", o_version)):
             row = rows.setdefault(member, SheetRow(names[member]))
             if status != "finished" and not both_absent:
                 row.abandoned += 1
                 continue
             got = _points(result, both_absent, side)
-            row.games += 1
             row.points += got
+            if forfeit:
+                row.unplayed += 1
+                row.absent += got == 0.0
+                continue
+            row.games += 1
             outcome = {1.0: "wins", 0.5: "draws", 0.0: "losses"}[got]
             setattr(row, f"{side}_{outcome}", getattr(row, f"{side}_{outcome}") + 1)
             if version is not None:
                 used[member][int(version)] += 1
-            if got == 0.0 and (both_absent or code in ABSENCES):
-                row.absent += 1
-            elif got == 0.0 and termination in FAILURES:
+            if got == 0.0 and termination in FAILURES:
                 kind = FAILURES[termination]
                 setattr(row, kind, getattr(row, kind) + 1)
     return rows, used
@@ -183,7 +188,8 @@ def sheet(store: LeagueStore, event: Event | None = None) -> list[SheetRow]:
 
 
 def _event_points(store: LeagueStore, event: Event, rows: dict[int, SheetRow]) -> None:
-    """Set each member's points, forfeits and byes as the event's table counts them."""
+    """Set each member's points, forfeits and byes as the event's table counts them
+    (forfeits of withdrawals too, which no stored game holds)."""
     boards = store.events.boards(event.id)
     byes = [(b.a, b.round) for b in boards if b.b is None]
     games = store.events.games(event.id)

@@ -480,7 +480,8 @@ class Crosstable(BaseModel):
     unplayed: list[list[int]] = Field(
         default_factory=list,
         description="unplayed[i][j]: how many of their games were never played (forfeits "
-        "of a team withdrawn after the round was paired; scored in cells[i][j])",
+        "of a team withdrawn after the round was paired or absent as a game was to start; "
+        "scored in cells[i][j])",
     )
     byes: list[float] = Field(
         description="byes[i]: the points of i's byes (2 each), so that a row's cells and "
@@ -492,7 +493,8 @@ class EventBoard(BaseModel):
     """A board of a round: ``a`` moves first in the pair's first game; ``b`` null for
     a bye; ``games``: X's points in each finished game of the pair, null for a game both
     teams lost by their absence or both forfeited; ``unplayed``: per game, whether it
-    was a forfeit, never played (a team withdrew after the round was paired)."""
+    was a forfeit, never played (a team withdrew after the round was paired, or was
+    absent as the game was to start)."""
 
     a: str
     b: str | None
@@ -502,8 +504,9 @@ class EventBoard(BaseModel):
 
 
 class UnplayedGame(BaseModel):
-    """A game never played: a forfeit of a team withdrawn after its round was paired,
-    scored as a win for the team still in (``0-0``: both withdrew)."""
+    """A game never played: a forfeit of a team withdrawn after its round was paired or
+    absent as the game was to start, scored as a win for the team there (``0-0``: both
+    withdrew or were absent)."""
 
     round: int = Field(description="counted from 1")
     leg: int = Field(description="0: the board's first member plays X; 1: O")

@@ -113,7 +113,8 @@ class EventBoards:
         return out
 
     def _decided(self, event_id: int) -> list[EventGame]:
-        """The event's decided games as stored (:data:`~.event_rows.DECIDED`)."""
+        """The event's decided games as stored (:data:`~.event_rows.DECIDED`); those an
+        absence decided are forfeits (:attr:`.event_standings.EventGame.forfeit`)."""
         rows = self.db.query(
             "SELECT b.round, b.a_id, b.b_id, g.leg, g.result, g.x_score, g.o_score, "
             "g.detail_code FROM games g JOIN event_boards b ON b.pair_id = g.pair_id "
@@ -125,10 +126,14 @@ class EventBoards:
             both = code == BOTH_ABSENT
             x_points = 0.0 if both else {"x": 1.0, "o": 0.0}.get(result or "", 0.5)
             margin = 0 if xs is None or os_ is None else int(xs) - int(os_)
+            # A game an absence decided was never played: a forfeit (module's rules).
             absent = code in ABSENCES
             out.append(
-                EventGame(int(rnd), int(a), int(b), int(leg), x_points, margin, absent, both)
-            )
+                EventGame(
+                    int(rnd), int(a), int(b), int(leg), x_points, 0 if absent else margin,
+                    absent, both, forfeit=absent,
+                )
+            )  # fmt: skip
         return out
 
     def stand_ins(self, event_id: int) -> dict[int, int]:

@@ -1,12 +1,13 @@
 """An event's standings, tie-breaks and crosstable as pure functions of its games.
 
-Points are game points (a win 1, a draw 1/2, a loss 0); a game neither team was
-present for is a loss for both (:attr:`EventGame.both_lost`: no points to either, no
-pair statistics, no Elo); a game never played because a team withdrew after its round
-was paired is a forfeit (:attr:`EventGame.forfeit`): a win for the team still in, a loss
-for the withdrawn one (as FIDE scores a forfeit), counted in the points and in
-Sonneborn-Berger but not as a game played (no games, wins or losses column, no pair
-statistics, no Elo: :attr:`Row.unplayed` counts it); a bye scores
+Points are game points (a win 1, a draw 1/2, a loss 0); a game never played because a
+team withdrew after its round was paired, or because a team's bot (a person's page) was
+not there when the game was to start, is a forfeit (:attr:`EventGame.forfeit`): a win
+for the team there, a loss for the withdrawn or absent one (as FIDE scores a forfeit),
+counted in the points and in Sonneborn-Berger but not as a game played (no games, wins
+or losses column, no pair statistics, no Elo: :attr:`Row.unplayed` counts it); a game
+neither team was there for is a double forfeit, a loss for both
+(:attr:`EventGame.both_lost`: no points to either); a bye scores
 :data:`BYE_POINTS`, the points of a won pair (FIDE's pairing-allocated bye scores as a
 win), and counts no games. Tie-breaks, in the order of :func:`standings`:
 
@@ -28,9 +29,9 @@ win), and counts no games. Tie-breaks, in the order of :func:`standings`:
   forfeited rounds count as drawn pairs in its opponents' Buchholz (the virtual-opponent
   rule of FIDE's tie-break regulations up to 2022; those applied from 2023 treat
   unplayed rounds otherwise, and the league does not follow them). A round with one
-  game played and one forfeited counts as played. Games decided by an absence count as
-  played (the league stores them as games: the absent team's bot was called and lost on
-  the spot).
+  game played and one forfeited counts as played. A game decided by an absence is a
+  forfeit like a withdrawal's (the league stores it as a game with no move, unrated:
+  the absent team's bot was called and lost on the spot).
 
 Then wins, then the seeding order. Beside them, per member: the pentanomial counts of
 its complete colour-swapped pairs with their Elo (:func:`adjacency.ratings.stats.pentanomial`),
@@ -69,14 +70,16 @@ class EventGame:
     margin: int = 0
     """X's squares minus O's at the end."""
     absent: bool = False
-    """Decided by an absence: a team (or both) had no bot there when it was to start."""
+    """Decided by an absence: a team (or both) had no bot there when it was to start
+    (a forfeit, :attr:`forfeit`)."""
     both_lost: bool = False
-    """Neither team was there: a loss for both, no points to either (``x_points`` 0)."""
+    """Neither team was there (or both withdrew): a loss for both, no points to either
+    (``x_points`` 0)."""
     forfeit: bool = False
-    """Never played: a team withdrew after its round was paired. A forfeit win (1) for
-    the team still in, a loss for the one withdrawn (both withdrawn: ``both_lost``); no
-    moves, no margin, no pair statistics, no Elo, and an unplayed game for the tie-breaks
-    (the module's rules)."""
+    """Never played: a team withdrew after its round was paired, or was absent when the
+    game was to start (:attr:`absent`). A forfeit win (1) for the team there, a loss for
+    the one withdrawn or absent (both: ``both_lost``); no moves, no margin, no pair
+    statistics, no Elo, and an unplayed game for the tie-breaks (the module's rules)."""
 
     @property
     def x(self) -> int:
@@ -111,7 +114,7 @@ def absentees(games: Sequence[EventGame], run: int = ABSENT_PAUSE) -> set[int]:
     team's loss; one both teams lost by absence, both's)."""
     last: dict[int, list[bool]] = defaultdict(list)
     for game in games:
-        if game.forfeit:
+        if game.forfeit and not game.absent:  # a withdrawal's: no game was to start
             continue
         for member in (game.a, game.b):
             last[member].append(game.absent and game.points(member) == 0.0)

@@ -47,7 +47,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     and ``cells[i][j]``: ``[points of i against j, games]`` or ``None``, ``absent[i][j]``:
     how many of those games a team's absence decided (the page marks them),
     ``unplayed[i][j]``: how many of them were never played, forfeits of a team withdrawn
-    after pairing (scored in the cell, marked :data:`UNPLAYED_MARK`), ``byes[i]``:
+    after pairing or absent (scored in the cell, marked :data:`UNPLAYED_MARK`), ``byes[i]``:
     the points of i's byes, so that a row's cells and its byes add up to its points),
     ``rounds`` (each a list of boards ``{"a", "b", "pair", "games": [x points, ...]}``,
     ``null`` for a game both teams lost by their absence or both forfeited, and
@@ -152,9 +152,16 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
 def unplayed(game: EventGame, names: dict[int, str], withdrawn: set[int]) -> dict[str, Any]:
     """A forfeit as the table's ``unplayed`` lists it: its round (from 1), leg, the sides
     it was paired with (``x``, ``o``), its result as a forfeit is written (``"1-0"``,
-    ``"0-1"``, ``"0-0"`` when both withdrew), ``termination`` ``"unplayed"`` and why."""
-    gone = [names[m] for m in (game.x, game.o) if m in withdrawn]
+    ``"0-1"``, ``"0-0"`` when both withdrew or were absent), ``termination``
+    ``"unplayed"`` and why."""
     result = "0-0" if game.both_lost else "1-0" if game.x_points == 1.0 else "0-1"
+    if game.absent:
+        gone = [names[m] for m in (game.x, game.o) if game.points(m) == 0.0]
+        verb = "were" if len(gone) > 1 else "was"
+        why = f"{' and '.join(gone)} {verb} absent when the game was to start"
+    else:
+        gone = [names[m] for m in (game.x, game.o) if m in withdrawn]
+        why = f"{' and '.join(gone)} withdrew after the round was paired"
     return {
         "round": game.round + 1,
         "leg": game.leg,
@@ -162,7 +169,7 @@ def unplayed(game: EventGame, names: dict[int, str], withdrawn: set[int]) -> dic
         "o": names[game.o],
         "result": result,
         "termination": "unplayed",
-        "detail": f"forfeit: {' and '.join(gone)} withdrew after the round was paired",
+        "detail": f"forfeit: {why}",
     }
 
 
@@ -211,13 +218,15 @@ def _next_round(
 
 
 ABSENT_MARK = "abs"
-"""The crosstable's mark of a cell with a game a team's absence decided (a forfeit: one
-team's bot was not there, or neither was, and both lost)."""
+"""The crosstable's mark of a cell with a game a team's absence decided (one team's bot
+was not there when it was to start, or neither was, and both lost); such a game is also
+a forfeit (:data:`UNPLAYED_MARK`)."""
 
 
 UNPLAYED_MARK = "ff"
 """The crosstable's mark of a cell with a game never played: a forfeit of a team
-withdrawn after the round was paired (scored, but no game was played)."""
+withdrawn after the round was paired or absent when the game was to start (scored, but
+no game was played)."""
 
 
 def _marks(absent: int, forfeits: int) -> str:
@@ -325,7 +334,8 @@ def render_text(data: dict[str, Any]) -> str:
         "",
         "Crosstable (points/games of the row against the column; byes: the points of the "
         f"row's byes, {BYE_POINTS:g} each; {ABSENT_MARK}: a game a team's absence decided; "
-        f"{UNPLAYED_MARK}: a game never played, a forfeit of a team withdrawn after pairing; "
+        f"{UNPLAYED_MARK}: a game never played, a forfeit of a team withdrawn after pairing "
+        "or absent; "
         "unpl: a row's forfeits, won or lost, not among its games):",
     ]
     width = max([8, *(len(n) + 1 for n in names)])
@@ -399,9 +409,10 @@ def render_html(data: dict[str, Any]) -> str:
     parts += [
         "<h2>Crosstable</h2><p>Each cell: the row's points – the column's points in their "
         "games together (a win 1, a draw ½); byes: the points of the row's byes, "
-        f"{BYE_POINTS:g} each; {ABSENT_MARK}: a game a team's absence decided (both absent: "
-        f"both lost); {UNPLAYED_MARK}: a game never played, a forfeit of a team withdrawn "
-        "after its round was paired (a win for the team still in).</p>",
+        f"{BYE_POINTS:g} each; {ABSENT_MARK}: a team's bot was not there when the game was "
+        f"to start (both absent: both lost); {UNPLAYED_MARK}: a game never played, a "
+        "forfeit of a team withdrawn after its round was paired or absent (a win for the "
+        "team there).</p>",
         '<div class="scroll"><table class="league crosstable" id="crosstable-static">',
         "<thead><tr><th>#</th><th>name</th>"
         + "".join(f"<th>{i + 1}</th>" for i in range(len(names)))

@@ -54,7 +54,7 @@ from ...round.recent import RecentlyEnded
 from ...round.state import Round, Step
 from ...serving.details import ended
 from ...serving.errors import NotNow
-from ..events.event_store import clock_text
+from ..events.event_store import ABSENCES, clock_text
 from ..league_file import LeagueStore, Member
 from ..pairing import key
 from ..rules import LeagueRules
@@ -201,7 +201,8 @@ class Games:
         (:attr:`pace`) when both are house bots, else none. ``absent``: the side whose
         bot is not there when the game is to start (an event's): the game ends at once
         as its loss (time forfeit, detail ``absent``; a person's, whose play page was not
-        open: ``absent-page-closed``), nobody is asked for a move;
+        open: ``absent-page-closed``), nobody is asked for a move, and it is stored
+        unrated (a forfeit: nobody's code or play made a move);
         ``"both"``: neither is there, the game ends at once as a loss for both
         (:meth:`.store.game_rows.GamesRepo.lose_both`, detail ``absent-both``).
         A team with an accepted version plays it here as a hosted side (:mod:`.hosted`;
@@ -451,7 +452,7 @@ class Games:
                 len(game.moves),
                 (round(live.used["x"], 3), round(live.used["o"], 3)),
                 self.rules,
-                rated=live.pair_id not in self.unrated_pairs,
+                rated=live.pair_id not in self.unrated_pairs and not _absence(game),
             )
             self.ratings.rated(live.x.id, live.o.id, new_x, new_o)
         except Exception as exc:
@@ -497,3 +498,9 @@ class Games:
     def state(self, live: LiveGame) -> dict[str, Any]:
         """What a page shows of a live game (:func:`.live.state`) with the players' ratings."""
         return {**state(live), "ratings": self.ratings.of(live.x.id, live.o.id)}
+
+
+def _absence(game: Game) -> bool:
+    """Whether ``game`` ended because a side was not there when it was to start (an
+    event's forfeit, :data:`~.events.event_store.ABSENCES`): no move was made."""
+    return game.detail_code is not None and str(game.detail_code) in ABSENCES
