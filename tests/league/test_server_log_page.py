@@ -6,8 +6,12 @@ client refused for its token; then
   the refusal, each game's start and end, the event's steps), oldest first, filtered by
   text and level, to the admin token only (401 without it, 403 with a team's);
 * no line holds a token (the teams', the refused one, the admin's);
+* asked in Indonesian (``lang=id``), each line is told in Indonesian too (a game's end
+  with its termination and detail, the plies' count), and the text filter reads either
+  language;
 * the page's Log section shows them newest first and its filter box narrows them, in
-  English and Indonesian, on a laptop and a 390 px phone, axe clean, no console error.
+  English and Indonesian (the lines in the reader's language), on a laptop and a 390 px
+  phone, axe clean, no console error.
 """
 
 from __future__ import annotations
@@ -153,6 +157,26 @@ def test_the_log_route_gives_the_servers_lines_filtered_to_the_admin_only(
     for secret in served.secrets():
         assert secret not in text
 
+    # Told in Indonesian: every coded line, the English words kept beside it.
+    told = log_lines(url, query="?lang=id").body["lines"]
+    assert [line["message"] for line in told] == said
+    assert all(line["text"] == line["message"] for line in lines)  # English asked: the same
+    by_words = {line["message"]: line["text"] for line in told}
+    assert by_words["bot red connected from 127.0.0.1"] == "bot red tersambung dari 127.0.0.1"
+    assert by_words["refused a bot connection from 127.0.0.1: 401 unknown or revoked token"] == (
+        "sambungan bot dari 127.0.0.1 ditolak: 401 unknown or revoked token"
+    )
+    assert by_words["event friday finished"] == "acara friday selesai"
+    ends = [line for line in told if line["code"] and line["code"].startswith("game-")]
+    assert ends and all(line["text"].startswith("permainan ") for line in ends)
+    finished = [line for line in ends if " selesai: " in line["text"]]
+    assert finished and all(" setelah " in line["text"] for line in finished)
+    assert all("plies" not in line["text"] for line in finished)
+    assert all(line["code"] is not None for line in told if line["level"] == "INFO")
+    found = log_lines(url, query="?lang=id&text=DITOLAK").body["lines"]  # either language
+    assert [line["code"] for line in found] == ["refused-connection"]
+    assert log_lines(url, query="?lang=fr").status == 422
+
 
 @pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
@@ -166,28 +190,32 @@ def test_the_teachers_page_shows_the_log_newest_first_and_filters_it(
     goto(page, served.url + "/teacher")
     sign_in_as_teacher(page, ADMIN)
     lines = page.locator("#log-lines li")
-    expect(lines.filter(has_text="bot red connected from 127.0.0.1")).to_have_count(1)
     expect(lines.filter(has_text="401 unknown or revoked token")).to_have_count(1)
-    expect(lines.filter(has_text="event friday finished")).to_have_count(1)
     shown = [int(n) for n in lines.evaluate_all("(items) => items.map((i) => i.dataset.number)")]
     assert shown == sorted(shown, reverse=True)  # newest first
-    page.locator("#log-text").fill("refused a bot")
+    indonesian = locale == "id-ID"
+    connected = "bot red tersambung dari" if indonesian else "bot red connected from"
+    expect(lines.filter(has_text=f"{connected} 127.0.0.1")).to_have_count(1)
+    finished = "acara friday selesai" if indonesian else "event friday finished"
+    expect(lines.filter(has_text=finished)).to_have_count(1)
+    page.locator("#log-text").fill("ditolak" if indonesian else "refused a bot")
     expect(lines).to_have_count(1)
-    expect(lines.first).to_contain_text("refused a bot connection from 127.0.0.1")
+    refused = "sambungan bot dari 127.0.0.1 ditolak" if indonesian else "refused a bot connection"
+    expect(lines.first).to_contain_text(refused)
     expect(lines.first.locator(".level")).to_have_text("INFO")
     page.select_option("#log-level", "warning")  # the refusal is an INFO line
     nothing = "Tidak ada baris." if locale == "id-ID" else "No line."
     expect(lines).to_have_text([nothing])
     page.select_option("#log-level", "debug")
     page.locator("#log-text").fill("")
-    expect(lines.filter(has_text="bot blue connected")).to_have_count(1)
+    blue = "bot blue tersambung" if indonesian else "bot blue connected"
+    expect(lines.filter(has_text=blue)).to_have_count(1)
     page_text = page.locator("body").inner_text()
     for secret in served.secrets():
         assert secret not in page_text
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     assert axe_violations(page, EVERY_IMPACT) == []
-    if locale == "id-ID":  # the server's lines are its own words, the names are names
-        logged = lines.all_text_contents()
-        assert english_left(page, ["red", "blue", "friday", *logged]) == []
+    if indonesian:  # the lines too, but for the names and the refusal's own words
+        assert english_left(page, ["red", "blue", "friday", "unknown or revoked token"]) == []
     assert errors == []
     context.close()

@@ -1,6 +1,7 @@
 """The teacher's own actions are in the server's log, through the real server's routes
 and its log route: creating, changing, starting, pausing, resuming an event, withdrawing
-and reinstating a team, an upload deadline; each line names the event and the team."""
+and reinstating a team, an upload deadline; each line names the event and the team, and
+is told in Indonesian when the page asks for it."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def test_the_teachers_actions_are_logged_by_name(
             assert answer.status in (200, 201), (address, answer)
         log = request(url + "/api/league/admin/log?kind=teacher", token=ADMIN).body
         gold = request(url + "/api/league/admin/log?team=gold", token=ADMIN).body
+        told = request(url + "/api/league/admin/log?kind=teacher&lang=id", token=ADMIN).body
     said = [line["message"] for line in log["lines"]]
     assert said == [
         "the teacher created event friday (round-robin, members red, blue, gold)",
@@ -47,5 +49,15 @@ def test_the_teachers_actions_are_logged_by_name(
         "the teacher paused event friday",
         "the teacher resumed event friday",
     ], said
+    assert [line["text"] for line in told["lines"]] == [
+        "guru membuat acara friday (round-robin, anggota red, blue, gold)",
+        "guru mengubah acara friday",
+        "guru menetapkan batas waktu unggah acara friday",
+        "guru memulai acara friday",
+        "guru menarik gold dari acara friday",
+        "guru menjeda acara friday",
+        "guru melanjutkan acara friday",
+    ]
+    assert [line["message"] for line in told["lines"]] == said
     assert "teacher" in log["kinds"]
     assert "the teacher withdrew gold from event friday" in [m["message"] for m in gold["lines"]]

@@ -35,6 +35,7 @@ from ..hosting.slots import Slots
 from ..hosting.verdict import Judged, judge, plays_windows
 from ..hosting.verdict import rebuild as rebuild_build
 from ..sandbox import check as sandbox_check
+from ..serving.logs import say
 from .league_file import LeagueStore
 from .settings import LeagueSettings
 from .store.submission_rows import Submission
@@ -151,7 +152,7 @@ class Builder:
         with LeagueStore(self.db, create=False) as store:
             back = store.submissions.requeue()
         if back:
-            log.info("builder: %d interrupted builds handed back", back)
+            say(log, logging.INFO, "builds-handed-back", count=back)
         for number in range(self.jobs):
             thread = threading.Thread(
                 target=self._run, name=f"league-builder-{number}", daemon=True
@@ -199,9 +200,6 @@ class Builder:
                 if not accepted:  # nothing plays it: only its form is kept, to choose again
                     discard_build(folder)
                 self._wake.set()  # its team's next version may be built now, by any thread
-                log.info(
-                    "version %d of %s %s",
-                    submission.version,
-                    store.members.member(submission.member_id).name,
-                    "accepted" if accepted else "refused",
-                )
+                say(log, logging.INFO, "version-accepted" if accepted else "version-refused",
+                    version=submission.version,
+                    team=store.members.member(submission.member_id).name)  # fmt: skip

@@ -8,7 +8,8 @@ English text of the moment; the sentences themselves are the pages' catalogues
 detail on the pages and in the APIs' ``detail``; no stored code changes.
 
 Contract: :func:`ended` makes the detail of a code (its English text rendered here);
-:func:`render` fills a code's message in a language; :func:`english` is the English text
+:func:`render` fills a code's message in a language (:func:`message`, any message of
+the catalogues); :func:`english` is the English text
 an API serves for a detail (rendered from its code, or its own text when it has none:
 an engine's words, a game stored before the codes that no sentence read back);
 :func:`public` is a detail as a public page may tell it (no program's own output).
@@ -45,11 +46,23 @@ def catalogue(lang: str) -> dict[str, Any]:
     return messages
 
 
+def message(key: str, params: Mapping[str, str], lang: str = "en") -> str:
+    """The catalogue's message ``key`` in ``lang`` with ``{name}`` filled from ``params``
+    as the pages' ``t`` fills it: a name without a param stays as written; a message of
+    plural forms takes the form of ``params["count"]`` (English's ``one`` for 1, else
+    ``other``; a language of one form, Indonesian, has ``other`` only). ``KeyError`` for
+    a key the catalogue lacks."""
+    text: Any = catalogue(lang)[key]
+    if isinstance(text, dict):
+        one = lang == "en" and params.get("count") == "1"
+        text = text.get("one" if one else "other", text["other"])
+    return _FIELD.sub(lambda m: params.get(m.group(1), m.group(0)), str(text))
+
+
 def render(code: DetailCode | str, params: Mapping[str, str], lang: str = "en") -> str:
     """``code``'s message in ``lang`` with ``{name}`` filled from ``params`` (as the
     pages' ``t`` fills it: a name without a param stays as written)."""
-    message = str(catalogue(lang)[f"detail.{DetailCode(code).value}"])
-    return _FIELD.sub(lambda m: params.get(m.group(1), m.group(0)), message)
+    return message(f"detail.{DetailCode(code).value}", params, lang)
 
 
 def ended(code: DetailCode | str, **params: object) -> Detail:

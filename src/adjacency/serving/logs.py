@@ -19,12 +19,18 @@ loop (reconnect churn, say) costs one traceback and a count, not megabytes of lo
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import sys
 import threading
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TextIO
+
+from .details import catalogue, render
+from .details import message as catalogue_message
 
 LEVELS = ("debug", "info", "warning", "error")
 """The levels ``--log-level`` takes, most lines first."""
@@ -129,6 +135,52 @@ class LogLine:
     """The level as a number (``logging.INFO``...)."""
     logger: str
     message: str
+    code: str | None = None
+    """The catalogue's message the line says (``log.<code>``, :func:`say`); ``None``
+    for a line of no code (its words are ``message``'s only)."""
+    params: Mapping[str, str] = field(default_factory=dict)
+    """What the code's message fills in."""
+
+
+CODE = "log_code"
+"""The record attribute :func:`say` names a line's code by."""
+PARAMS = "log_params"
+"""The record attribute :func:`say` gives a line's params by."""
+
+
+def say(logger: logging.Logger, level: int, code: str, **params: object) -> None:
+    """Log the catalogues' message ``log.<code>`` filled with ``params`` (as text): the
+    line's words are its English message, and the code and params go with the record,
+    so that a page tells the line in its reader's language (the teacher's log). A
+    param named ``termination`` (a game's, as its value says it), ``detail_code`` and
+    ``detail_params`` (a game's end, its params as JSON) are told in the reader's
+    language too. ``KeyError`` for a code of no message (a test catches it)."""
+    texts = {name: str(value) for name, value in params.items()}
+    logger.log(
+        level, "%s", catalogue_message(f"log.{code}", texts), extra={CODE: code, PARAMS: texts}
+    )
+
+
+def told(line: LogLine, lang: str) -> str:
+    """``line`` in ``lang`` (one of :data:`~.details.LANGUAGES`): a coded line's message
+    filled with its params, a game's ``termination`` and end (``detail_code``,
+    ``detail_params``) told in ``lang`` too; its English words for English, for a line
+    of no code (a program's error, a line logged before codes were kept) and for a code
+    ``lang``'s catalogue lacks."""
+    key = f"log.{line.code}"
+    messages = catalogue(lang)
+    if line.code is None or lang == "en" or key not in messages:
+        return line.message
+    params = dict(line.params)
+    termination = f"termination.{params.get('termination', '').replace(' ', '-')}"
+    if termination in messages:
+        params["termination"] = str(messages[termination])
+    code = params.get("detail_code")
+    if code is not None and f"detail.{code}" in messages:
+        # a code or params of another version: its English words stay
+        with contextlib.suppress(ValueError):
+            params["detail"] = render(code, json.loads(params.get("detail_params", "{}")), lang)
+    return catalogue_message(key, params, lang)
 
 
 class RecentLines(logging.Handler):
@@ -160,6 +212,8 @@ class RecentLines(logging.Handler):
                 record.levelno,
                 record.name,
                 message[:MAX_MESSAGE],
+                getattr(record, CODE, None),
+                getattr(record, PARAMS, {}),
             )
             self._kept.append(line)
             self.took(line)

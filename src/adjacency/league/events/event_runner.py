@@ -39,6 +39,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ...serving.logs import say
 from ..league_file import LeagueError, LeagueStore
 from .event_pairing import Board, round_robin, swiss_players, swiss_round
 from .event_standings import BYE_POINTS
@@ -110,11 +111,11 @@ class EventRunner:
                     self._wait(event, str(exc))
                     continue
                 self.waiting.pop(event.id, None)
-                log.info("event %s started at its start time", event.name)
+                say(log, logging.INFO, "event-started-on-time", event=event.name)
             if event.status == "running" and event.paused != (event.id in self.paused):
                 self.paused ^= {event.id}
-                said = "paused: no game of it starts" if event.paused else "resumed"
-                log.info("event %s %s", event.name, said)
+                code = "event-paused" if event.paused else "event-resumed"
+                say(log, logging.INFO, code, event=event.name)
             if event.status != "running" or event.paused:
                 continue
             self._advance(event, result, connected | (people or set()))
@@ -128,7 +129,7 @@ class EventRunner:
         if self.waiting.get(event.id) == reason:
             return
         self.waiting[event.id] = reason
-        log.warning("event %s waits to start: %s", event.name, reason)
+        say(log, logging.WARNING, "event-waits", event=event.name, reason=reason)
         self.events.set_waiting(event.id, reason)
 
     def paused_members(self, event: Event, connected: set[int]) -> set[int]:
@@ -155,16 +156,14 @@ class EventRunner:
             if current + 1 >= event.rounds:
                 if self.events.finish(event.id):
                     result.finished.append(event.name)
-                    log.info("event %s finished", event.name)
+                    say(log, logging.INFO, "event-finished", event=event.name)
                 return
             away = self.paused_members(event, connected) if event.swiss else set()
             paired = self._next(event, boards, withdrawn, away)
             if not self.events.add_round(event.id, current + 1, paired, self.openings, withdrawn):
                 return  # a withdrawal changed meanwhile: paired again on the next pass
-            log.info(
-                "event %s: round %d of %d paired: %s",
-                event.name, current + 2, event.rounds, self._boards_text(paired),
-            )  # fmt: skip
+            say(log, logging.INFO, "event-round-paired", event=event.name, round=current + 2,
+                rounds=event.rounds, boards=self._boards_text(paired))  # fmt: skip
             boards = self.events.boards(event.id)
             state = self.events.pair_state(event.id)
             current += 1

@@ -54,6 +54,7 @@ from ...round.recent import RecentlyEnded
 from ...round.state import Round, Step
 from ...serving.details import ended
 from ...serving.errors import NotNow
+from ...serving.logs import say
 from ..events.event_store import ABSENCES, clock_text
 from ..league_file import LeagueStore, Member
 from ..pairing import key
@@ -237,7 +238,8 @@ class Games:
         self.busy[x.id] += 1
         self.busy[o.id] += 1
         self.changed += 1
-        log.info("%s", start_line(live))
+        code, params = start_line(live)
+        say(log, logging.INFO, code, **params)
         for member in (x, o):
             self._announce(live, member.id, turn=False)
         if absent == "both":
@@ -472,7 +474,8 @@ class Games:
         live.version += 1
         self.live.pop(live.id, None)
         self.hosted.close(live.id)  # its sandboxes end with it
-        log.info("%s", end_line(live))
+        code, params = end_line(live)
+        say(log, logging.INFO, code, **params)
         now = time.monotonic()
         for color in COLORS:
             member = live.member(color)

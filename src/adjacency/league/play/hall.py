@@ -41,6 +41,7 @@ import time
 
 from ...core.errors import StoreError
 from ...serving.details import ended
+from ...serving.logs import say
 from ..league_file import LeagueStore
 from .challenge_desk import ChallengeDesk
 from .established import EstablishedCache
@@ -108,7 +109,7 @@ class Hall:
         flown = self.store.games.games(status="playing")
         aborted = self.store.games.abort_in_flight()
         if aborted:
-            log.warning("%d games in flight at the last stop were marked aborted", aborted)
+            say(log, logging.WARNING, "games-aborted-at-start", count=aborted)
         for game in flown:  # each player hears it when it connects again (attach)
             for member_id in (game.x_id, game.o_id):
                 self.presence.unheard.setdefault(member_id, []).append(game.id)
@@ -169,7 +170,7 @@ class Hall:
         cutoff, keep = time.time() - days * 86400, self.presence.present()
         gone = await asyncio.to_thread(self.store.members.expire_people, cutoff, keep)
         if gone:
-            log.info("%d people who never played expired after %g days", len(gone), days)
+            say(log, logging.INFO, "people-expired", count=len(gone), days=f"{days:g}")
         return gone
 
     # -------------------------------------------------------- connections

@@ -166,28 +166,40 @@ def unsaved(games: Iterable[LiveGame]) -> list[tuple[int, str, int]]:
     return changed
 
 
-def start_line(live: LiveGame) -> str:
-    """The server log's line for a game that starts: who plays which side, on what clock."""
+def start_line(live: LiveGame) -> tuple[str, dict[str, object]]:
+    """The server log's line for a game that starts, as :func:`~adjacency.serving.logs.say`
+    takes it (code, params): who plays which side, on what clock."""
     clock = live.game.tags.get("TimeControl", "")
-    return f"game {live.id} started: {live.x.name} (x) against {live.o.name} (o), {clock}"
+    return "game-started", {"game": live.id, "x": live.x.name, "o": live.o.name, "clock": clock}
 
 
-def end_line(live: LiveGame) -> str:
-    """The server log's line for a game that ended (or was aborted): the outcome, how it
-    ended and why, the score on the board and the plies played."""
+def end_line(live: LiveGame) -> tuple[str, dict[str, object]]:
+    """The server log's line for a game that ended (or was aborted), as
+    :func:`~adjacency.serving.logs.say` takes it (code, params): the outcome, how it
+    ended (``termination``) and why (``detail``, with its ``detail_code`` and
+    ``detail_params`` when it has a code), the score on the board and the plies played
+    (``count``)."""
     game = live.game
+    x, o = game.position.score
+    params: dict[str, object] = {
+        "game": live.id, "x": live.x.name, "o": live.o.name, "x_score": x, "o_score": o,
+        "count": len(game.moves), "termination": game.termination.value,
+    }  # fmt: skip
     if game.termination == Termination.ABANDONED or game.result is None:
         outcome = "aborted"
     elif game.result == "draw":
-        outcome = "a draw"
+        outcome = "drawn"
     else:
-        outcome = f"{live.member(game.result).name} ({game.result}) won"
+        outcome = "won"
+        params |= {"winner": live.member(game.result).name, "side": game.result}
     why = english(game.detail)
-    x, o = game.position.score
-    return (
-        f"game {live.id} ended: {outcome} ({game.termination.value}{': ' + why if why else ''}), "
-        f"{live.x.name} {x}-{o} {live.o.name} after {len(game.moves)} plies"
-    )
+    if not why:
+        return f"game-{outcome}", params
+    params["detail"] = why
+    if game.detail.code is not None:
+        params |= {"detail_code": game.detail.code.value,
+                   "detail_params": json.dumps(dict(game.detail.params))}  # fmt: skip
+    return f"game-{outcome}-why", params
 
 
 def game_start(live: LiveGame, color: Color, opponent: str, time_control: str) -> dict[str, Any]:

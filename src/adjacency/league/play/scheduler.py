@@ -34,6 +34,7 @@ from typing import Literal
 from ...core.errors import StoreError
 from ...core.fen import Color
 from ...serving.details import ended
+from ...serving.logs import say
 from ..events.event_runner import EventRunner, EventStart
 from ..league_file import LeagueStore, Member
 from ..pairing import Entrant, OpenPair, key, plan
@@ -234,7 +235,7 @@ class Scheduler:
         for live in list(self.games.live.values()):
             if live.pair_id in pairs or not {live.x.id, live.o.id} & members:
                 continue
-            log.info("game %d stopped: an event of its players started", live.id)
+            say(log, logging.INFO, "game-stopped-for-event", game=live.id)
             self.games.stop_game(live, ended("event-started"))
 
     def pair_events(

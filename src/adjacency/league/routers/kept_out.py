@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
+from ...serving.logs import say
 from ..auth import require_admin
 from ..deps import hall_of, member_named
 from ..models import ERRORS
@@ -49,9 +50,6 @@ async def keep_out(request: Request, name: str, body: KeepOut) -> dict[str, Any]
     hall = hall_of(request)
     member = hall.store.members.keep_out(member_named(request, name).name, body.kept_out)
     hall.games.changed += 1  # the standings list it no more, or again
-    log.info(
-        "the teacher %s %s",
-        "kept out of the ladder and the events:" if body.kept_out else "brought back:",
-        member.name,
-    )
+    code = "teacher-kept-out" if body.kept_out else "teacher-brought-back"
+    say(log, logging.INFO, code, team=member.name)
     return {"name": member.name, "kept_out": body.kept_out}

@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
+from ...serving.logs import say
 from ..auth import require_admin
 from ..deps import member_named, store_of
 from ..models import ERRORS
@@ -54,6 +55,7 @@ async def write_note(request: Request, name: str, body: NoteBody) -> dict[str, A
     member = member_named(request, name)
     notes = store_of(request).notes
     updated = notes.write(member.id, body.note)
-    log.info("the teacher %s the note on %s", "wrote" if updated else "cleared", member.name)
+    code = "teacher-wrote-note" if updated else "teacher-cleared-note"
+    say(log, logging.INFO, code, team=member.name)
     text, _ = notes.note(member.id)
     return {"name": member.name, "note": text, "updated": updated}

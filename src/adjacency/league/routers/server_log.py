@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
-from ...serving.logs import KEPT_LINES
+from ...serving.logs import KEPT_LINES, told
 from ..auth import require_admin
 from ..deps import read
 from ..league_file import MAX_NAME, LeagueStore
@@ -38,7 +38,16 @@ class LogLineOut(BaseModel):
     time: float = Field(description="when it was logged (Unix seconds)")
     level: str = Field(description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
     logger: str
-    message: str
+    message: str = Field(description="its words, in English")
+    text: str = Field(description="its words in the language asked for (lang)")
+    code: str | None = Field(
+        default=None,
+        description="the catalogues' message it says (log.<code>); null for a line of no "
+        "code (its words are English whatever the language asked for)",
+    )
+    params: dict[str, str] = Field(
+        default_factory=dict, description="what the code's message fills in"
+    )
 
 
 class ServerLog(BaseModel):
@@ -59,17 +68,19 @@ async def server_log(
     text: Annotated[str, Query(max_length=MAX_TEXT)] = "",
     team: Annotated[str, Query(max_length=MAX_NAME)] = "",
     kind: Annotated[str, Query(max_length=MAX_NAME)] = "",
+    lang: Literal["en", "id"] = "en",
 ) -> dict[str, Any]:
     """The server's newest lines (at most :data:`~adjacency.serving.logs.KEPT_LINES`),
     oldest first, from the league file (what was logged before a restart included):
-    those at ``level`` or above whose logger or message holds ``text`` (any case), that
-    name ``team`` as a whole word and whose logger's last name is ``kind``."""
+    those at ``level`` or above whose logger or message holds ``text`` (any case; or the
+    line as told in ``lang``), that name ``team`` as a whole word and whose logger's
+    last name is ``kind``; each told in ``lang`` as well as in English."""
     kept: KeptLog = request.app.state.recent_log
     await asyncio.to_thread(kept.flush)  # the lines logged until now, in the file
 
     def lines_of(store: LeagueStore) -> tuple[list[LogLine], list[str]]:
         repo = LogRepo(store.database)
-        found = repo.lines(level, text.strip(), team.strip(), kind.strip(), KEPT_LINES)
+        found = repo.lines(level, text.strip(), team.strip(), kind.strip(), KEPT_LINES, lang)
         return found, repo.kinds()
 
     lines, kinds = await read(request, lines_of)
@@ -81,6 +92,9 @@ async def server_log(
                 "level": line.level,
                 "logger": line.logger,
                 "message": line.message,
+                "text": told(line, lang),
+                "code": line.code,
+                "params": dict(line.params),
             }
             for line in lines
         ],

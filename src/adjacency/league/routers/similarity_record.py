@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
+from ...serving.logs import say
 from ..auth import require_admin
 from ..class_similarity import class_report
 from ..deps import heavy_read, member_named, store_of
@@ -127,7 +128,7 @@ async def save_record(
         return _saved(store, event.name, skeleton)
 
     done = await heavy_read(request, save)
-    log.info("the teacher saved the similarity report of event %s", event.name)
+    say(log, logging.INFO, "teacher-saved-similarity", event=event.name)
     return done
 
 
@@ -152,9 +153,7 @@ async def mark_pair(request: Request, name: str, body: MarkBody) -> dict[str, An
     for pair in found.pairs if found is not None else []:
         if {pair["a"], pair["b"]} == {body.a, body.b}:
             mark, note, _ = marks[(pair["a"], pair["b"])]
-            log.info(
-                "the teacher marked %s and %s %s in event %s's similarity record",
-                pair["a"], pair["b"], mark, event.name,
-            )  # fmt: skip
+            say(log, logging.INFO, f"teacher-marked-{mark}", a=pair["a"], b=pair["b"],
+                event=event.name)  # fmt: skip
             return {**pair, "mark": mark, "note": note, "marked": at}
     raise AssertionError("a marked pair is listed")  # mark() refused it otherwise

@@ -47,6 +47,7 @@ from ...core.errors import AdjacencyError
 from ...core.game import Termination
 from ...serving.errors import WebError
 from ...serving.limits import RateLimiter
+from ...serving.logs import say
 from ..auth import bearer
 from ..league_file import LeagueStore, Member, token_hash
 from ..limits import LeagueLimits, throttled
@@ -86,13 +87,16 @@ def failure_words(detail: str) -> str:
     return f"{text[:head]} [...] {text[-(FAILURE_CHARS - head - 7) :]}"
 
 
-def _log_limited(state: Any, line: str, *args: object) -> None:
-    """Log an INFO line about a refusal, about :data:`REFUSALS_LOGGED` a minute at most;
-    the next line logged counts those left out."""
+def _log_limited(state: Any, code: str, **params: object) -> None:
+    """Log an INFO line about a refusal (the catalogues' ``log.<code>``, :func:`say`),
+    about :data:`REFUSALS_LOGGED` a minute at most; the next line logged counts those
+    left out (``log.<code>-more``)."""
     if state.rates.allow("(log)", "refusals", REFUSALS_LOGGED):
         unlogged, state.unlogged_refusals = getattr(state, "unlogged_refusals", 0), 0
-        more = f" ({unlogged} more refused since the last line)" if unlogged else ""
-        log.info(line + "%s", *args, more)
+        if unlogged:
+            say(log, logging.INFO, f"{code}-more", **params, count=unlogged)
+        else:
+            say(log, logging.INFO, code, **params)
     else:
         state.unlogged_refusals = getattr(state, "unlogged_refusals", 0) + 1
 
@@ -102,7 +106,7 @@ async def _deny(ws: WebSocket, status: int, detail: str) -> None:
     one INFO line with the address and the reason, about :data:`REFUSALS_LOGGED` a
     minute at most."""
     address = ws.client.host if ws.client else "?"
-    _log_limited(ws.app.state, "refused a bot connection from %s: %d %s", address, status, detail)
+    _log_limited(ws.app.state, "refused-connection", address=address, status=status, detail=detail)
     if "websocket.http.response" in ws.scope.get("extensions", {}):
         await ws.send_denial_response(JSONResponse({"detail": detail}, status_code=status))
     else:  # pragma: no cover - servers without the denial extension
@@ -150,7 +154,7 @@ async def connect(ws: WebSocket) -> None:
         }
     )
     hall.attach(outbox)
-    log.info("bot %s connected from %s", member.name, address)
+    say(log, logging.INFO, "bot-connected", team=member.name, address=address)
 
     async def close_when_done() -> None:
         await outbox.closed.wait()
@@ -165,12 +169,12 @@ async def connect(ws: WebSocket) -> None:
 
     refused = 0
     closer = asyncio.get_running_loop().create_task(close_when_done())
-    how = "closed by the server"
+    how, code = "", "bot-disconnected-server"
     try:
         while not outbox.closed.is_set():
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
-                how = f"closed by the bot ({message.get('code', 'no code')})"
+                how, code = str(message.get("code", "?")), "bot-disconnected-bot"
                 break
             reply = _handle(app.state, hall, limits, rates, member, message, limited)
             if reply is not None:
@@ -182,11 +186,11 @@ async def connect(ws: WebSocket) -> None:
                     )
                     outbox.close()
     except (WebSocketDisconnect, RuntimeError):
-        how = "lost"
+        code = "bot-disconnected-lost"
     finally:
         hall.presence.detach(outbox)
         await closer
-        log.info("bot %s disconnected from %s: %s", member.name, address, how)
+        say(log, logging.INFO, code, team=member.name, address=address, how=how)
 
 
 NOT_JSON = object()
@@ -218,10 +222,7 @@ def _handle(
     if limited and not awaited:
         per_minute = limits.messages_per_minute
         if not rates.allow(f"member:{member.id}", "message", per_minute):
-            _log_limited(
-                state, "refused a message of %s: over its rate of %g a minute",
-                member.name, per_minute,
-            )  # fmt: skip
+            _log_limited(state, "refused-message", team=member.name, rate=f"{per_minute:g}")
             return {"type": "error", "detail": f"over the rate limit of {per_minute:g} a minute"}
     if text is None:
         return {"type": "error", "detail": "messages are JSON text frames"}

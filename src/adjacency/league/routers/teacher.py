@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 
 from ...core.errors import InvalidSettingsError
 from ...core.text import quote
+from ...serving.logs import say
 from ..auth import require_admin
 from ..deps import hall_of, member_named, read, store_of
 from ..events.event_failures import failures
@@ -342,10 +343,9 @@ async def create_event(request: Request, body: NewEvent) -> dict[str, Any]:
         body.name, body.format, body.rounds, [m.strip() for m in body.members], body.start,
         body.rated, clock=clock, pace=body.pace, people=body.people,
     )  # fmt: skip
-    log.info(
-        "the teacher created event %s (%s, members %s)",
-        event.name, event.format, ", ".join(m.strip() for m in body.members),
-    )  # fmt: skip
+    members = ", ".join(m.strip() for m in body.members)
+    say(log, logging.INFO, "teacher-created-event", event=event.name, format=event.format,
+        members=members)  # fmt: skip
     return {"name": event.name, "status": event.status}
 
 
@@ -373,7 +373,7 @@ async def edit_event(request: Request, name: str, body: NewEvent) -> dict[str, A
         body.start, body.rated, clock=clock, pace=body.pace, people=body.people,
     )  # fmt: skip
     hall_of(request).wake()
-    log.info("the teacher changed event %s", event.name)
+    say(log, logging.INFO, "teacher-changed-event", event=event.name)
     return {"name": event.name, "status": event.status}
 
 
@@ -383,7 +383,7 @@ async def delete_event(request: Request, name: str) -> dict[str, Any]:
     the league's history: it stays)."""
     event = _event_named(request, name)
     hall_of(request).store.events.delete(event.name)
-    log.info("the teacher deleted event %s", event.name)
+    say(log, logging.INFO, "teacher-deleted-event", event=event.name)
     return {"name": event.name, "deleted": True}
 
 
@@ -400,7 +400,7 @@ async def start_event(request: Request, name: str) -> dict[str, Any]:
         )
     event = hall_of(request).store.events.start(event.name)
     hall_of(request).wake()
-    log.info("the teacher started event %s", event.name)
+    say(log, logging.INFO, "teacher-started-event", event=event.name)
     return {"name": event.name, "status": event.status}
 
 
@@ -410,7 +410,7 @@ async def pause_event(request: Request, name: str) -> dict[str, Any]:
     none of its games (those in play end as usual) until it is resumed. 404: no such
     event; 400: it is not running, or paused already."""
     event = hall_of(request).store.events.pause(_event_named(request, name).name)
-    log.info("the teacher paused event %s", event.name)
+    say(log, logging.INFO, "teacher-paused-event", event=event.name)
     return {"name": event.name, "status": event.status, "paused": event.paused}
 
 
@@ -420,7 +420,7 @@ async def resume_event(request: Request, name: str) -> dict[str, Any]:
     on pairing it at once, where it stopped). 404: no such event; 400: it is not paused."""
     event = hall_of(request).store.events.resume(_event_named(request, name).name)
     hall_of(request).wake()
-    log.info("the teacher resumed event %s", event.name)
+    say(log, logging.INFO, "teacher-resumed-event", event=event.name)
     return {"name": event.name, "status": event.status, "paused": event.paused}
 
 
@@ -432,7 +432,7 @@ async def withdraw(request: Request, name: str, body: Withdrawal) -> dict[str, A
     event = _event_named(request, name)
     member = member_named(request, body.member)
     hall_of(request).store.events.withdraw(event.name, member.name)
-    log.info("the teacher withdrew %s from event %s", member.name, event.name)
+    say(log, logging.INFO, "teacher-withdrew", team=member.name, event=event.name)
     return {"name": event.name, "status": event.status}
 
 
@@ -447,7 +447,7 @@ async def reinstate(request: Request, name: str, body: Withdrawal) -> dict[str, 
     member = member_named(request, body.member)
     event = hall_of(request).store.events.reinstate(event.name, member.name)
     hall_of(request).wake()
-    log.info("the teacher reinstated %s in event %s", member.name, event.name)
+    say(log, logging.INFO, "teacher-reinstated", team=member.name, event=event.name)
     return {"name": event.name, "status": event.status}
 
 
@@ -476,10 +476,8 @@ async def set_deadline(request: Request, name: str, body: Deadline) -> dict[str,
     if event.status == "finished":
         raise LeagueError(f"event {quote(event.name)} has finished: its deadline is kept as it was")
     store_of(request).submissions.set_deadline(event.name, body.deadline)
-    log.info(
-        "the teacher %s event %s's upload deadline",
-        "cleared" if body.deadline is None else "set", event.name,
-    )  # fmt: skip
+    done = "cleared" if body.deadline is None else "set"
+    say(log, logging.INFO, f"teacher-{done}-deadline", event=event.name)
     return {"name": event.name, "deadline": body.deadline}
 
 

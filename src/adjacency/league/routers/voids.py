@@ -17,6 +17,7 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
 from ...serving.errors import GameNotFound
+from ...serving.logs import say
 from ..auth import require_admin
 from ..deps import hall_of
 from ..models import ERRORS
@@ -62,8 +63,6 @@ async def void_game(request: Request, game_id: GameId, body: VoidBody) -> dict[s
     hall.games.changed += 1
     if done.replay:
         hall.wake()
-    log.info(
-        "the teacher voided game %d (%s against %s)%s: %s",
-        game_id, x, o, ", to be played again" if done.replay else "", done.reason,
-    )  # fmt: skip
+    code = "teacher-voided-replayed" if done.replay else "teacher-voided"
+    say(log, logging.INFO, code, game=game_id, x=x, o=o, reason=done.reason)
     return {"game": game_id, "x": x, "o": o, "reason": done.reason, "replay": done.replay}

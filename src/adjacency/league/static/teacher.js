@@ -20,7 +20,7 @@
 // Every text comes from the catalogue; a section is drawn again only when its data
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
-import { decimal, errorText, has, t } from "/static/js/i18n.js";
+import { decimal, errorText, has, lang, t } from "/static/js/i18n.js";
 import { el, eventWord, fetchedImage, fetchedText, paceText, termination } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
@@ -872,7 +872,7 @@ $("void-form").addEventListener("submit", (event) => {
 let logAsked = 0; // the last request's number: an older answer is not drawn over a newer
 async function loadLog() {
   const query = new URLSearchParams({ level: $("log-level").value, text: $("log-text").value.trim(),
-    team: $("log-team").value.trim(), kind: $("log-kind").value });
+    team: $("log-team").value.trim(), kind: $("log-kind").value, lang });
   const mine = ++logAsked;
   let answer;
   try {
@@ -890,7 +890,7 @@ async function loadLog() {
   draw("log-lines", lines.map((l) => l.number), () => (lines.length ? lines.map((l) => el("li",
     { class: `log-${l.level.toLowerCase()}`, "data-number": String(l.number) },
     el("time", { datetime: new Date(l.time * 1000).toISOString() }, clockTime(l.time)), " ",
-    el("span", { class: "level" }, l.level), " ", el("span", { class: "message" }, l.message)))
+    el("span", { class: "level" }, l.level), " ", el("span", { class: "message" }, l.text)))
     : [el("li", {}, t("teacher.log.none"))]));
 }
 

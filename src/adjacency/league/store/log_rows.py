@@ -9,18 +9,21 @@ may wait for the file's lock; a line logged while writing must not write again).
 table is bounded by size, not by count: beyond :data:`MAX_BYTES` of text the oldest
 lines are dropped until :data:`KEEP_BYTES` remain. A line's ``kind`` is its logger's last
 name (``events``, ``builder``, ``scheduler``...), what the teacher filters by beside its
-level, a text and a team (a line naming the team as a whole word).
+level, a text and a team (a line naming the team as a whole word). A line logged by
+:func:`~adjacency.serving.logs.say` keeps its code and params too, so the teacher's page
+tells it in the reader's language.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import threading
 from collections.abc import Sequence
 
 from ...core.errors import AdjacencyError
-from ...serving.logs import LEVELS, RecentLines
+from ...serving.logs import LEVELS, RecentLines, told
 from ...serving.logs import LogLine as LogLine
 from .database import LeagueDb
 
@@ -61,10 +64,15 @@ class LogRepo:
         if not lines:
             return
         with self.db.transaction() as db:
+            rows = [
+                (x.time, x.level, x.severity, x.logger, x.message, x.code,
+                 None if x.code is None else json.dumps(dict(x.params)))
+                for x in lines
+            ]  # fmt: skip
             db.executemany(
-                "INSERT INTO log_lines (at, level, severity, logger, message) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(x.time, x.level, x.severity, x.logger, x.message) for x in lines],
+                "INSERT INTO log_lines (at, level, severity, logger, message, code, params) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                rows,
             )
             (size,) = db.execute(
                 f"SELECT COALESCE(SUM({_SIZE}), 0) FROM log_lines", (LINE_BYTES,)
@@ -85,18 +93,20 @@ class LogRepo:
 
     def lines(
         self, level: str = "debug", text: str = "", team: str = "", kind: str = "",
-        most: int = 500,
+        most: int = 500, lang: str = "en",
     ) -> list[LogLine]:  # fmt: skip
         """The newest ``most`` lines at ``level`` (one of
         :data:`~adjacency.serving.logs.LEVELS`) or above whose logger or message holds
-        ``text`` (any case), that name ``team`` (:func:`names`) and are of ``kind``
-        (:func:`kind_of`); oldest first, each numbered by its row."""
+        ``text`` (any case; or the line as told in ``lang``,
+        :func:`~adjacency.serving.logs.told`, holds it), that name ``team``
+        (:func:`names`) and are of ``kind`` (:func:`kind_of`); oldest first, each
+        numbered by its row."""
         if level not in LEVELS:
             raise ValueError(f"log level {level!r}: expected one of {', '.join(LEVELS)}")
         least = {"debug": 10, "info": 20, "warning": 30, "error": 40}[level]
         clauses: list[str] = ["severity >= ?"]
         args: list[object] = [least]
-        if text:
+        if text and lang == "en":
             clauses.append("(instr(lower(message), ?) > 0 OR instr(lower(logger), ?) > 0)")
             args += [text.casefold(), text.casefold()]
         if team:
@@ -109,19 +119,31 @@ class LogRepo:
         offset, batch = 0, max(most, 100)
         while len(found) < most:  # a team's name inside a longer word is read, then left
             rows = self.db.query(
-                "SELECT id, at, level, severity, logger, message FROM log_lines WHERE "
+                "SELECT id, at, level, severity, logger, message, code, params "
+                "FROM log_lines WHERE "
                 + " AND ".join(clauses) + " ORDER BY id DESC LIMIT ? OFFSET ?",
                 (*args, batch, offset),
             )  # fmt: skip
             for row in rows:
                 line = LogLine(int(row[0]), float(row[1]), str(row[2]), int(row[3]),
-                               str(row[4]), str(row[5]))  # fmt: skip
-                if not team or names(team, line.message):
+                               str(row[4]), str(row[5]), row[6],
+                               {} if row[7] is None else json.loads(row[7]))  # fmt: skip
+                if (not team or names(team, line.message)) and self._holds(line, text, lang):
                     found.append(line)
             if len(rows) < batch:
                 break
             offset += batch
         return found[:most][::-1]
+
+    @staticmethod
+    def _holds(line: LogLine, text: str, lang: str) -> bool:
+        """Whether ``line`` holds ``text`` as :meth:`lines` reads it in ``lang`` (English:
+        the query did)."""
+        if not text or lang == "en":
+            return True
+        wanted = text.casefold()
+        return any(wanted in said.casefold() for said in (line.message, line.logger,
+                                                          told(line, lang)))  # fmt: skip
 
     def kinds(self) -> list[str]:
         """The kinds of the lines kept (:func:`kind_of`), sorted."""

@@ -363,6 +363,14 @@ CREATE TABLE IF NOT EXISTS log_lines (
 """The teacher's log (:mod:`.log_rows`): the server's log lines, kept across restarts,
 the oldest dropped beyond a size (:data:`.log_rows.MAX_BYTES`)."""
 
+LOG_CODES = (
+    ("log_lines", "code", "TEXT"),
+    ("log_lines", "params", "TEXT"),
+)
+"""A log line's message code (the catalogues' ``log.<code>``) and its params (a JSON
+object), so that a page tells it in its reader's language; ``NULL`` for a line of no
+code (and the lines logged before)."""
+
 PICTURES = """
 CREATE TABLE IF NOT EXISTS pictures (
     id INTEGER PRIMARY KEY,
@@ -597,6 +605,7 @@ STORE_SCHEMA = Schema(
         ),
         Step("similarity reports saved as records, and their pairs' marks", SIMILARITY_RECORDS),
         Step("the last output of refused programs and of lost games", OUTPUTS),
+        Step("each log line's message code and params", columns=LOG_CODES),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -638,7 +647,9 @@ STORE_SCHEMA = Schema(
 14. each event's similarity report saved as a record and its pairs' marks
     (:data:`SIMILARITY_RECORDS`; none in a file from before);
 15. a program's last output at its check's failed move and at each game it lost by a
-    failed move (:data:`OUTPUTS`; none in a file from before).
+    failed move (:data:`OUTPUTS`; none in a file from before);
+16. each log line's message code and params (:data:`LOG_CODES`; ``NULL`` in the lines
+    logged before, told in English).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every
