@@ -333,122 +333,25 @@ def recipe_for(
         stuck = form.get("stuck")
         raise BuildFailed(str(stuck or "the dry run found no button that opens the board"))
     fields = [c for c in controls if c.kind != "button"]
-    rounds = next(
-        (
-            c
-            for c in fields
-            if c.kind in ("combo", "text")
-            and ROUNDS.search(c.words())
-            and not FIRST.search(c.words())
-        ),
-        None,
-    )
-    if rounds is None:
-        raise BuildFailed("the input window has no control for the number of rounds")
-    says_first = [c for c in fields if c.kind in ("check", "combo") and FIRST.search(c.words())]
-    # a box whose options cannot say it (the type of a "first bot") gives way to one that can
-    first = next((c for c in says_first if _tells_first(c)), says_first[0] if says_first else None)
-    choices = dict(choices or {})
-    named_first = next((k for k in choices if plain(k) == MOVES_FIRST), None)
-    if named_first is not None:
-        try:
-            first = _first_named(fields, rounds, choices.pop(named_first))
-        except ChoiceError:
-            if strict:
-                raise  # a first look may not show it yet
-    chosen: dict[str, str] = {}
+    rounds = _rounds_control(fields)
+    left = dict(choices or {})
+    first = _first_control(fields, rounds, left, strict)
     press = list(path)
-    for key, value in choices.items():
-        control = next((c for c in controls if c.named(key)), None)
-        if control is not None and control.kind == "button":
-            if control.window >= len(press):
-                raise ChoiceError(f"{control.shown} is a button, not a choice")
-            press[control.window] = control.label or control.name
-            continue
-        if control is None:
-            if not strict:
-                chosen[key] = value
-                continue
-            names = ", ".join(c.shown for c in fields)
-            raise ChoiceError(f"the form has no control named '{key}' (it has: {names})")
-        if control is rounds:
-            raise ChoiceError(f"{control.shown} is set by the league for each game")
-        if control is first:
-            raise ChoiceError(
-                f"{control.shown} is set by the league for each game, as the control that "
-                f"says who moves first; where it is not, choose '{MOVES_FIRST}=' another "
-                f"control or '{NO_FIRST}'"
-            )
-        if control.kind == "combo":
-            value = _option(control, value)
-        elif control.kind == "check" and plain(value) not in ("true", "false"):
-            raise ChoiceError(f"{control.shown} is a check box: true or false, not '{value}'")
-        chosen[control.name] = value.strip().lower() if control.kind == "check" else value
-    chosen_buttons = {plain(k) for k in choices}
-    for k, window in enumerate(_mode_windows(controls)):
-        named = [b for b in window if b.named(press[k])]
-        if any(b.named(key) for b in window for key in chosen_buttons):
-            continue
-        if named and _mode_sides(named[0].label or "") is None:
-            one = next((b for b in window if _mode_sides(b.label or "") is not None), None)
-            if one is not None:
-                press[k] = one.label or one.name
-    boxes = [c for c in fields if c.kind == "combo" and c is not rounds and c is not first]
-    modes = [c for c in boxes if any(" vs" in o.lower() for o in c.options)]
-    per_side = [c for c in boxes if any(is_person(o) for o in c.options) and c not in modes]
-    others = [c for c in boxes if c not in modes and c not in per_side]
-    settings = dict(chosen)
-    player_names = iter(["Player 1", "Player 2", "Player 3", "Player 4"])
-    picked: set[str] = set()  # boxes whose bot the league picked: the window showed none
-    for control in fields:
-        if control.name in settings or control is rounds or control is first:
-            continue
-        shown = _shown(control)
-        if control.kind == "text" and not control.value:
-            settings[control.name] = next(player_names, "Player")
-        elif control in modes:
-            single = [o for o in control.options if _mode_sides(o) is not None]
-            if shown is not None and _mode_sides(shown) is not None:
-                settings[control.name] = shown
-            elif single:
-                settings[control.name] = single[0]
-        elif control in per_side:
-            person_taken = any(is_person(settings.get(c.name, "")) for c in per_side)
-            bots = [o for o in control.options if _is_bot(o)]
-            if not person_taken:
-                settings[control.name] = next(o for o in control.options if is_person(o))
-            elif shown is not None and _is_bot(shown):
-                settings[control.name] = shown
-            elif bots:
-                settings[control.name] = _adversarial_first(bots)[0]
-                picked.add(control.name)
-        elif control.kind == "combo" and control.options:
-            real = [o for o in control.options if _is_bot(o)]
-            if shown is not None and not _is_blank(shown):
-                settings[control.name] = shown
-            elif real:
-                settings[control.name] = _adversarial_first(real)[0]
-                picked.add(control.name)
-    bot_mark, bot = "O", "its bot"
-    for control in modes:
-        sides = _mode_sides(settings.get(control.name, ""))
-        if sides is not None:
-            bot_mark, bot = sides, settings[control.name]
-    for k, window in enumerate(_mode_windows(controls)):
-        pressed = next((b for b in window if b.named(press[k])), None)
-        sides = _mode_sides(pressed.label or "") if pressed else None
-        if sides is not None:
-            bot_mark, bot = sides, press[k]
-    bot_boxes = [c for c in per_side if not is_person(settings.get(c.name, ""))]
+    chosen = _team_choices(controls, fields, (rounds, first), left, press, strict)
+    _press_one_bot_mode(controls, press, left)
+    boxes = _Boxes.of(fields, rounds, first)
+    settings, picked = _defaults(fields, (rounds, first), boxes, chosen)
+    bot_mark, bot = _mode_bot(controls, boxes.modes, settings, press)
+    bot_boxes = [c for c in boxes.per_side if not is_person(settings.get(c.name, ""))]
     box: Control | None = None
     if bot_boxes:
         box = bot_boxes[0]
         side = _side(box)
         if side is None:
-            side = "X" if per_side.index(box) == 0 and len(per_side) > 1 else "O"
+            side = "X" if boxes.per_side.index(box) == 0 and len(boxes.per_side) > 1 else "O"
         bot_mark = side
     else:
-        box = _bot_box([c for c in others if c.name in settings], bot_mark)
+        box = _bot_box([c for c in boxes.others if c.name in settings], bot_mark)
     offers: tuple[str, ...] = ()
     if box is not None:
         bot = settings[box.name]
@@ -459,21 +362,14 @@ def recipe_for(
     if first is not None:
         bot_first, person_first = _first_values(first, bot_mark)
         first_values = (first.name, bot_first, person_first)
-    elif len(per_side) >= 2 and bot_boxes and not any(c.name in chosen for c in per_side[:2]):
-        # no control says who moves first: X does; the bot goes on the side that must move
-        x_box, o_box = sorted(per_side[:2], key=lambda c: _side(c) != "X")
-        person = next(o for o in x_box.options if is_person(o))
-        either = (x_box.name, o_box.name, bot, person)
-        for control in (x_box, o_box):
-            settings.pop(control.name, None)
+    elif (
+        len(boxes.per_side) >= 2
+        and bot_boxes
+        and not any(c.name in chosen for c in boxes.per_side[:2])
+    ):
+        either = _either_side(boxes.per_side, bot, settings)
     elif strict and path:
-        looked = ", ".join(c.shown for c in fields if c.kind in ("check", "combo")) or "none"
-        raise BuildFailed(
-            "your program cannot let its bot move first or second as a game needs: its "
-            "window has no control that says who moves first (a check box or box whose "
-            "name says first) and no box per player with a bot and a person "
-            f"(its boxes and check boxes: {looked})"
-        )
+        _refuse_no_first(fields)
     ordered = tuple((c.name, settings[c.name]) for c in fields if c.name in settings)
     ordered += tuple((k, v) for k, v in settings.items() if not any(c.name == k for c in fields))
     offered = [int(o) for o in (re.sub(r"[^0-9]", "", o) for o in rounds.options) if o]
@@ -489,6 +385,220 @@ def recipe_for(
         offers,
         either,
         _look_rounds(rounds, fewest),
+    )
+
+
+def _rounds_control(fields: Sequence[Control]) -> Control:
+    """The control that sets the number of rounds (a combo box or field whose name says
+    rounds and not first); :class:`BuildFailed` for a form without one."""
+    for c in fields:
+        if c.kind in ("combo", "text") and ROUNDS.search(c.words()) and not FIRST.search(c.words()):
+            return c
+    raise BuildFailed("the input window has no control for the number of rounds")
+
+
+def _first_control(
+    fields: Sequence[Control], rounds: Control, choices: dict[str, str], strict: bool
+) -> Control | None:
+    """The control that says who moves first: the one the team names by the choice
+    :data:`MOVES_FIRST` (taken out of ``choices``), else a check box or combo box whose
+    name says first, one whose options can say it before one whose cannot (the type of a
+    "first bot" gives way); ``None`` for none or the team's :data:`NO_FIRST`."""
+    says_first = [c for c in fields if c.kind in ("check", "combo") and FIRST.search(c.words())]
+    first = next((c for c in says_first if _tells_first(c)), says_first[0] if says_first else None)
+    named_first = next((k for k in choices if plain(k) == MOVES_FIRST), None)
+    if named_first is not None:
+        try:
+            first = _first_named(fields, rounds, choices.pop(named_first))
+        except ChoiceError:
+            if strict:
+                raise  # a first look may not show it yet
+    return first
+
+
+def _team_choices(
+    controls: Sequence[Control],
+    fields: Sequence[Control],
+    set_by_league: tuple[Control, Control | None],
+    choices: Mapping[str, str],
+    press: list[str],
+    strict: bool,
+) -> dict[str, str]:
+    """The team's ``choices`` as settings by control name; a choice of a button is the
+    button pressed in its window (``press``, changed in place). ``set_by_league``: the
+    rounds and first-mover controls, which no choice may set."""
+    chosen: dict[str, str] = {}
+    for key, value in choices.items():
+        control = next((c for c in controls if c.named(key)), None)
+        if control is not None and control.kind == "button":
+            if control.window >= len(press):
+                raise ChoiceError(f"{control.shown} is a button, not a choice")
+            press[control.window] = control.label or control.name
+            continue
+        if control is None:
+            if not strict:
+                chosen[key] = value
+                continue
+            names = ", ".join(c.shown for c in fields)
+            raise ChoiceError(f"the form has no control named '{key}' (it has: {names})")
+        chosen[control.name] = _chosen_value(control, value, set_by_league)
+    return chosen
+
+
+def _chosen_value(
+    control: Control, value: str, set_by_league: tuple[Control, Control | None]
+) -> str:
+    """The team's ``value`` for ``control`` as it is set (an option as the box writes
+    it, a check box's ``true`` or ``false``); :class:`ChoiceError` for a control the
+    league sets or a value the control cannot take."""
+    rounds, first = set_by_league
+    if control is rounds:
+        raise ChoiceError(f"{control.shown} is set by the league for each game")
+    if control is first:
+        raise ChoiceError(
+            f"{control.shown} is set by the league for each game, as the control that "
+            f"says who moves first; where it is not, choose '{MOVES_FIRST}=' another "
+            f"control or '{NO_FIRST}'"
+        )
+    if control.kind == "combo":
+        return _option(control, value)
+    if control.kind == "check":
+        if plain(value) not in ("true", "false"):
+            raise ChoiceError(f"{control.shown} is a check box: true or false, not '{value}'")
+        return value.strip().lower()
+    return value
+
+
+def _press_one_bot_mode(
+    controls: Sequence[Control], press: list[str], choices: Mapping[str, str]
+) -> None:
+    """In each window of mode buttons the team chose none of, press one whose mode has
+    exactly one bot side where the pressed one has not (changes ``press``)."""
+    chosen_buttons = {plain(k) for k in choices}
+    for k, window in enumerate(_mode_windows(controls)):
+        if any(b.named(key) for b in window for key in chosen_buttons):
+            continue
+        named = [b for b in window if b.named(press[k])]
+        if named and _mode_sides(named[0].label or "") is None:
+            one = next((b for b in window if _mode_sides(b.label or "") is not None), None)
+            if one is not None:
+                press[k] = one.label or one.name
+
+
+@dataclass(frozen=True)
+class _Boxes:
+    """The form's combo boxes other than the rounds and the first mover, by what they
+    choose: a game mode (an option names both players), a type per side (a person
+    option), or anything else."""
+
+    modes: list[Control]
+    per_side: list[Control]
+    others: list[Control]
+
+    @classmethod
+    def of(cls, fields: Sequence[Control], rounds: Control, first: Control | None) -> _Boxes:
+        boxes = [c for c in fields if c.kind == "combo" and c is not rounds and c is not first]
+        modes = [c for c in boxes if any(" vs" in o.lower() for o in c.options)]
+        per_side = [c for c in boxes if any(is_person(o) for o in c.options) and c not in modes]
+        others = [c for c in boxes if c not in modes and c not in per_side]
+        return cls(modes, per_side, others)
+
+
+def _defaults(
+    fields: Sequence[Control],
+    set_by_league: tuple[Control, Control | None],
+    boxes: _Boxes,
+    chosen: Mapping[str, str],
+) -> tuple[dict[str, str], set[str]]:
+    """The settings: the team's ``chosen``, then a default for every control they leave
+    (module docstring), and the boxes whose bot the league picked (the window showed
+    none)."""
+    settings = dict(chosen)
+    player_names = iter(["Player 1", "Player 2", "Player 3", "Player 4"])
+    picked: set[str] = set()
+    for control in fields:
+        if control.name in settings or any(control is c for c in set_by_league):
+            continue
+        if control.kind == "text" and not control.value:
+            settings[control.name] = next(player_names, "Player")
+            continue
+        value, by_league = _default_of(control, boxes, settings)
+        if value is not None:
+            settings[control.name] = value
+        if by_league:
+            picked.add(control.name)
+    return settings, picked
+
+
+def _default_of(
+    control: Control, boxes: _Boxes, settings: Mapping[str, str]
+) -> tuple[str | None, bool]:
+    """A box's default (``None``: it keeps what it shows) and whether the league picked
+    its bot."""
+    shown = _shown(control)
+    if control in boxes.modes:
+        single = [o for o in control.options if _mode_sides(o) is not None]
+        if shown is not None and _mode_sides(shown) is not None:
+            return shown, False
+        return (single[0] if single else None), False
+    if control in boxes.per_side:
+        if not any(is_person(settings.get(c.name, "")) for c in boxes.per_side):
+            return next(o for o in control.options if is_person(o)), False
+        if shown is not None and _is_bot(shown):
+            return shown, False
+        bots = [o for o in control.options if _is_bot(o)]
+        return (_adversarial_first(bots)[0], True) if bots else (None, False)
+    if control.kind == "combo" and control.options:
+        if shown is not None and not _is_blank(shown):
+            return shown, False
+        real = [o for o in control.options if _is_bot(o)]
+        return (_adversarial_first(real)[0], True) if real else (None, False)
+    return None, False
+
+
+def _mode_bot(
+    controls: Sequence[Control],
+    modes: Sequence[Control],
+    settings: Mapping[str, str],
+    press: Sequence[str],
+) -> tuple[str, str]:
+    """The bot's mark and words from the game mode set (a box's, then a pressed
+    button's); ``("O", "its bot")`` where no mode says."""
+    bot_mark, bot = "O", "its bot"
+    for control in modes:
+        sides = _mode_sides(settings.get(control.name, ""))
+        if sides is not None:
+            bot_mark, bot = sides, settings[control.name]
+    for k, window in enumerate(_mode_windows(controls)):
+        pressed = next((b for b in window if b.named(press[k])), None)
+        sides = _mode_sides(pressed.label or "") if pressed else None
+        if sides is not None:
+            bot_mark, bot = sides, press[k]
+    return bot_mark, bot
+
+
+def _either_side(
+    per_side: Sequence[Control], bot: str, settings: dict[str, str]
+) -> tuple[str, str, str, str]:
+    """:attr:`Recipe.sides` of a form where no control says who moves first: X does, so
+    the bot goes on the side that must move (the first two per-side boxes, X's first,
+    taken out of ``settings``: each game sets them)."""
+    x_box, o_box = sorted(per_side[:2], key=lambda c: _side(c) != "X")
+    person = next(o for o in x_box.options if is_person(o))
+    for control in (x_box, o_box):
+        settings.pop(control.name, None)
+    return x_box.name, o_box.name, bot, person
+
+
+def _refuse_no_first(fields: Sequence[Control]) -> None:
+    """:class:`BuildFailed`: the program's bot cannot move first or second as a game
+    needs."""
+    looked = ", ".join(c.shown for c in fields if c.kind in ("check", "combo")) or "none"
+    raise BuildFailed(
+        "your program cannot let its bot move first or second as a game needs: its "
+        "window has no control that says who moves first (a check box or box whose "
+        "name says first) and no box per player with a bot and a person "
+        f"(its boxes and check boxes: {looked})"
     )
 
 
