@@ -51,7 +51,7 @@ from ...round import finish, moves
 from ...round.clock import Clock
 from ...round.player_kinds import Kind
 from ...round.recent import RecentlyEnded
-from ...round.state import Round, Step
+from ...round.state import Ended, Happening, Moved, Round, Step
 from ...serving.details import ended
 from ...serving.errors import NotNow
 from ...serving.logs import say
@@ -353,7 +353,7 @@ class Games:
     def lose_on_time(self, live: LiveGame, now: float, detail: Detail) -> None:
         """The side to move's time is up at ``now``: it loses on time with ``detail`` (the
         round decides: :func:`adjacency.round.moves.flag`) and the game is stored."""
-        if self._take(live, moves.flag(self._round(live), now, detail)).is_over:
+        if _ends(self._take(live, moves.flag(self._round(live), now, detail))):
             self._finish(live)
 
     def end_by_resignation(self, live: LiveGame, color: Color, detail: Detail) -> None:
@@ -392,7 +392,6 @@ class Games:
         for a move held for the pace (its clock was stopped as the move came in)."""
         color = live.game.position.turn
         mover = live.member(color)
-        plies = len(live.game.moves)
         now = time.monotonic()
         spent = now - live.clock.since
         if thought is not None:
@@ -403,19 +402,16 @@ class Games:
         late, not_a_square, refusal = answer_details(mover.name)
         step = moves.answer(self._round(live), square, now, spent, late, not_a_square, refusal)
         live.used[color] += spent
-        after = self._take(live, step)
-        if live.stand_in and len(after.moves) > plies:  # its client said: not its bot's own
-            stand_ins.mark(live.game, len(after.moves))
+        happened = self._take(live, step)
+        if live.stand_in and any(isinstance(h, Moved) for h in happened):
+            stand_ins.mark(live.game, len(live.game.moves))  # its client said: not its bot's own
         live.stand_in = False
-        if after.is_over and len(after.moves) == plies:  # lost on time or by an illegal answer
+        if _ends(happened):  # lost on time, by an illegal answer, or the move ended it
             self._finish(live)
             return
         if live.move_time is not None:
             live.clock.remaining[color] = live.move_time
-        if live.game.is_over:
-            self._finish(live)
-        else:
-            self._ask(live)
+        self._ask(live)
 
     def forfeit(self, live: LiveGame, termination: Termination, detail: str | Detail) -> None:
         """The side to move loses with ``termination`` (a house bot's crash, a bot's own
@@ -431,13 +427,15 @@ class Games:
         """The game in play as the round room's value."""
         return Round.of(live.game, live.clock.value())
 
-    def _take(self, live: LiveGame, step: Step) -> Round:
-        """A transition's new round: the record and the clock become it; returned."""
-        after, _ = step
+    def _take(self, live: LiveGame, step: Step) -> tuple[Happening, ...]:
+        """A transition's new round: the record and the clock become it; what happened
+        (:data:`~adjacency.round.state.Happening`) is returned for the caller to act on
+        (a game an :class:`~adjacency.round.state.Ended` ended is stored)."""
+        after, happened = step
         after.write(live.game)
         if after.clocks is not None:
             live.clock.set(after.clocks)
-        return after
+        return happened
 
     def _finish(self, live: LiveGame) -> None:
         """Store the ended game and its ratings (one transaction), tell both sides."""
@@ -507,3 +505,8 @@ def _absence(game: Game) -> bool:
     """Whether ``game`` ended because a side was not there when it was to start (an
     event's forfeit, :data:`~.events.event_store.ABSENCES`): no move was made."""
     return game.detail_code is not None and str(game.detail_code) in ABSENCES
+
+
+def _ends(happened: tuple[Happening, ...]) -> bool:
+    """Whether a transition that did ``happened`` ended its game."""
+    return any(isinstance(h, Ended) for h in happened)
