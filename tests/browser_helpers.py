@@ -100,12 +100,17 @@ def sign_in_as_teacher(page: Any, token: str) -> None:
 
 
 def teacher_page(
-    browser: Any, url: str, token: str, errors: list[str], timeout: float, **options: Any
-) -> tuple[Any, Any]:
+    browser: Any, url: str, token: str, errors: list[str], timeout: float,
+    stored_language: str | None = None, **options: Any,
+) -> tuple[Any, Any]:  # fmt: skip
     """The teacher's page of the league at ``url``, signed in with ``token``, in a
-    :func:`watched_page`."""
+    :func:`watched_page` (``options``: its context's); with ``stored_language``, the
+    page's language chosen before it loads (as its picker stores it), else the
+    browser's ``locale`` decides it."""
     context, page = watched_page(browser, errors, timeout, **options)
-    page.goto(url + "/teacher")
+    if stored_language is not None:
+        page.add_init_script(f"localStorage.setItem('adjacency.lang', '{stored_language}')")
+    goto(page, url + "/teacher")
     sign_in_as_teacher(page, token)
     return context, page
 

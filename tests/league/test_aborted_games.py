@@ -112,6 +112,8 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
         server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
         wait_until(lambda: f"game {game.id} ended: no result (aborted)" in client.text(),
                    WAIT, "the client to hear of the abort after the restart")  # fmt: skip
+        (said,) = [line for line in server.text().splitlines() if "at the last stop" in line]
+        assert "marked aborted: " in said and f"{game.id} (" in said  # by game and names
         wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "the engine to end")
         assert_kept(db, game.id, game.plies)
     finally:

@@ -24,8 +24,7 @@ from browser_helpers import (
     axe_violations,
     goto,
     sideways,
-    sign_in_as_teacher,
-    watched_page,
+    teacher_page,
 )
 from code_projects import GREEDY, MINIMAX, SKELETON, disguised
 from i18n_helpers import english_left
@@ -106,6 +105,10 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         store.events.start("done")
         store.events.finish(store.events.named("done").id)
     add_member(db, "delta")  # no code, never connected: it cannot play
+    add_member(db, "epsilon")  # its code not built yet, never connected: it cannot play yet
+    with LeagueStore(db) as store:
+        waiting = store.members.member_named("epsilon").id
+        store.submissions.add(waiting, zipped(CODE["beta"][0]), "epsilon.zip", None, "")
     with LeagueStore(db) as store:  # a played round robin, one game lost by a crash
         store.events.create("rr", "round-robin", None, ["alpha", "beta"])
         store.events.start("rr")
@@ -126,6 +129,7 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         "beta",
         "gamma",
         "delta",
+        "epsilon",
         "cup",
         "done",
         "rr",
@@ -135,11 +139,16 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         *sdk,
     ]
     with thread_server(db, house_games=False) as url:
-        context, page = watched_page(browser, errors, TIMEOUT, viewport=SIZES[size], locale=locale)
-        if locale == "id-ID":
-            page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
-        goto(page, url + "/teacher")
-        sign_in_as_teacher(page, ADMIN)
+        context, page = teacher_page(
+            browser,
+            url,
+            ADMIN,
+            errors,
+            TIMEOUT,
+            "id" if locale == "id-ID" else None,
+            viewport=SIZES[size],
+            locale=locale,
+        )
 
         # the event's games a failure decided: each links its game, with its reason
         failures = page.locator("#failures-rr")
@@ -157,6 +166,12 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         expect(page.locator("#event-warning")).to_be_visible()
         expect(page.locator("#event-warning")).to_contain_text("delta (")
         assert "alpha" not in page.locator("#event-warning").inner_text()
+        page.locator("#event-members input[value='epsilon']").check()
+        building = {"en-US": "its code is still being built", "id-ID": "kodenya masih dibangun"}
+        expect(page.locator("#event-warning")).to_contain_text("epsilon (")
+        expect(page.locator("#event-warning")).to_contain_text(building[locale])
+        warning = page.locator("#event-warning").inner_text()
+        assert warning.count(building[locale]) == 1  # delta has no code at all
         audited_here(page, locale, size, allowed)  # the teacher's page with both open
 
         page.click("#similarity-cup")  # the event's entry links its report

@@ -1,7 +1,7 @@
 """The event page's crosstable in a real browser (Playwright driving Debian's Chromium)
 marks the games a team's absence decided: two teams that were both absent both lost,
-"0–0 abs" on both sides of their cell (not a 1–1 split), the mark explained in the
-legend and on the cell; the teacher's page names both as paused for their absence."""
+"0–0 abs ff" on both sides of their cell (not a 1–1 split; a double forfeit, never
+played), the marks explained in the legend and on the cell; the teacher's page names both as paused for their absence."""
 
 from __future__ import annotations
 
@@ -29,9 +29,12 @@ def test_the_crosstable_marks_a_double_absence(browser: Any, tmp_path: Path) -> 
         goto(page, f"{url}/event/cup")
         marked = page.locator("#crosstable td.filled")
         sync_api.expect(marked).to_have_count(2)
-        sync_api.expect(marked).to_have_text(["0–0 abs", "0–0 abs"])
-        assert "absence" in (marked.first.get_attribute("title") or "")
-        sync_api.expect(page.locator("#crosstable-legend")).to_contain_text("abs: a game")
+        sync_api.expect(marked).to_have_text(["0–0 abs ff", "0–0 abs ff"])
+        title = marked.first.get_attribute("title") or ""
+        assert "absence" in title and "never played" in title
+        legend = page.locator("#crosstable-legend")
+        sync_api.expect(legend).to_contain_text("abs: a team's bot was not there")
+        sync_api.expect(legend).to_contain_text("withdrawn after the round was paired or absent")
         context.close()
         # the teacher's page names the teams paused for their absence
         context, page = teacher_page(browser, url, ADMIN, errors, TIMEOUT)

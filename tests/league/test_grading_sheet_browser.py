@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import audited, goto, sign_in_as_teacher, watched_page
+from browser_helpers import audited, teacher_page
 from grading_class import CUP, stored_class
 from league_helpers import ADMIN, make_league, project, request, thread_server, wait_until
 from similarity_class import template
@@ -44,11 +44,16 @@ def test_the_teacher_reads_and_saves_an_events_grading_sheet(
         csv_text = request(
             url + "/api/league/admin/grading.csv?event=cup", token=ADMIN, raw=True
         ).body
-        context, page = watched_page(
-            browser, errors, TIMEOUT, viewport=PHONE, locale=locale, accept_downloads=True
+        context, page = teacher_page(
+            browser,
+            url,
+            ADMIN,
+            errors,
+            TIMEOUT,
+            viewport=PHONE,
+            locale=locale,
+            accept_downloads=True,
         )
-        goto(page, url + "/teacher")
-        sign_in_as_teacher(page, ADMIN)
         # a note on alpha, written on the page, is the sheet's last column
         expect(page.locator("#notes-team option[value=alpha]")).to_have_count(1)
         page.select_option("#notes-team", "alpha")
@@ -113,9 +118,9 @@ def test_the_teacher_voids_a_game_from_the_page(browser: Any, tmp_path: Path, lo
         games = request(url + "/api/league/games?limit=100").body
         (game,) = [g["id"] for g in games if (g["x"], g["o"]) == ("alpha", "beta")]
         before = request(url + "/api/league/admin/grading", token=ADMIN).body["teams"][0]
-        context, page = watched_page(browser, errors, TIMEOUT, viewport=PHONE, locale=locale)
-        goto(page, url + "/teacher")
-        sign_in_as_teacher(page, ADMIN)
+        context, page = teacher_page(
+            browser, url, ADMIN, errors, TIMEOUT, viewport=PHONE, locale=locale
+        )
         page.locator("#void-game").fill(str(game))
         page.locator("#void-reason").fill("played by the teacher's own bot")
         page.click("#void-submit")  # asked once more, naming the game
@@ -167,9 +172,9 @@ def test_the_teacher_uploads_the_courses_template_from_the_page(
     none, done, kept = TEMPLATE[locale]
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context, page = watched_page(browser, errors, TIMEOUT, viewport=PHONE, locale=locale)
-        goto(page, url + "/teacher")
-        sign_in_as_teacher(page, ADMIN)
+        context, page = teacher_page(
+            browser, url, ADMIN, errors, TIMEOUT, viewport=PHONE, locale=locale
+        )
         expect(page.locator("#template-now")).to_have_text(none)
         page.set_input_files("#template-zip", str(zipped))
         page.click("#template-send")

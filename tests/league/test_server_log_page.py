@@ -28,9 +28,7 @@ from browser_helpers import (
     EVERY_IMPACT,
     SIZES,
     axe_violations,
-    goto,
-    sign_in_as_teacher,
-    watched_page,
+    teacher_page,
 )
 from i18n_helpers import english_left
 from league_helpers import (
@@ -180,15 +178,20 @@ def test_the_log_route_gives_the_servers_lines_filtered_to_the_admin_only(
 
 @pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
-def test_the_teachers_page_shows_the_log_newest_first_and_filters_it(
+def test_the_teacher_page_shows_the_log_newest_first_and_filters_it(
     browser: Any, served: Served, size: str, locale: str
 ) -> None:
     errors: list[str] = []
-    context, page = watched_page(browser, errors, TIMEOUT, viewport=SIZES[size], locale=locale)
-    if locale == "id-ID":
-        page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
-    goto(page, served.url + "/teacher")
-    sign_in_as_teacher(page, ADMIN)
+    context, page = teacher_page(
+        browser,
+        served.url,
+        ADMIN,
+        errors,
+        TIMEOUT,
+        "id" if locale == "id-ID" else None,
+        viewport=SIZES[size],
+        locale=locale,
+    )
     lines = page.locator("#log-lines li")
     expect(lines.filter(has_text="401 unknown or revoked token")).to_have_count(1)
     shown = [int(n) for n in lines.evaluate_all("(items) => items.map((i) => i.dataset.number)")]

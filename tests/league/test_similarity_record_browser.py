@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.league_file import LeagueStore
-from browser_helpers import EVERY_IMPACT, axe_violations, goto, sign_in_as_teacher, watched_page
+from browser_helpers import EVERY_IMPACT, axe_violations, goto, teacher_page
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, keep, make_league, project, request, thread_server
 from similarity_class import course_class
@@ -66,9 +66,9 @@ def test_the_teacher_saves_marks_and_follows_the_reports_record(
     words = WORDS[locale]
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context, page = watched_page(browser, errors, TIMEOUT, viewport=PHONE, locale=locale)
-        goto(page, url + "/teacher")
-        sign_in_as_teacher(page, ADMIN)
+        context, page = teacher_page(
+            browser, url, ADMIN, errors, TIMEOUT, viewport=PHONE, locale=locale
+        )
         goto(page, url + "/teacher/code?event=cup")
         expect(page.locator("#record-made")).to_have_text(words["none"])
         page.click("#record-save")

@@ -27,9 +27,7 @@ from browser_helpers import (
     EVERY_IMPACT,
     SIZES,
     axe_violations,
-    goto,
-    sign_in_as_teacher,
-    watched_page,
+    teacher_page,
 )
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, make_league, thread_server
@@ -99,11 +97,16 @@ def test_the_teacher_sends_a_teams_code_follows_its_versions_and_closes_uploads(
     first = project_zip(tmp_path, "tubes-main.zip", "first")
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
-        context, page = watched_page(browser, errors, TIMEOUT, viewport=SIZES[size], locale=locale)
-        if locale == "id-ID":  # the page's language, chosen before it loads
-            page.add_init_script("localStorage.setItem('adjacency.lang', 'id')")
-        goto(page, url + "/teacher")
-        sign_in_as_teacher(page, ADMIN)
+        context, page = teacher_page(
+            browser,
+            url,
+            ADMIN,
+            errors,
+            TIMEOUT,
+            "id" if locale == "id-ID" else None,
+            viewport=SIZES[size],
+            locale=locale,
+        )
         expect(page.locator("#code-team option")).to_have_count(3)  # the prompt, two teams
         page.select_option("#code-team", "team1")
         expect(page.locator("#code-versions-heading")).to_be_visible()

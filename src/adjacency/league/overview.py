@@ -30,7 +30,8 @@ class MemberRows:
 
     Contract: :meth:`json` is what ``_overview`` listed, in the same order and fields
     (``name``, ``kind``, ``online``, ``waiting``, ``code``: a team with an accepted version
-    of its code, ``kept_out``: kept out of the ladder and the events), as of the file's
+    of its code, ``building``: one with a version waiting to be built or being built,
+    ``kept_out``: kept out of the ladder and the events), as of the file's
     latest version;
     :meth:`names` names every member (removed and revoked ones too, for the events'
     lists). Not thread-safe: one per app, used from the event loop.
@@ -49,6 +50,7 @@ class MemberRows:
             return
         rules = store.meta.rules()
         accepted = store.submissions.latest_accepted()
+        building = store.submissions.being_built()
         kept = store.members.kept_out()
         rows, names = [], {}
         for member in store.members.members():
@@ -61,6 +63,7 @@ class MemberRows:
                 "kind": member.kind,
                 "online": False,
                 "code": member.id in accepted,
+                "building": member.id in building,
                 "kept_out": member.id in kept,
             }
             offline = json.dumps({**entry, "waiting": waiting}, separators=COMPACT)

@@ -109,7 +109,9 @@ class Hall:
         flown = self.store.games.games(status="playing")
         aborted = self.store.games.abort_in_flight()
         if aborted:
-            say(log, logging.WARNING, "games-aborted-at-start", count=aborted)
+            names = self.store.members.names({m for g in flown for m in (g.x_id, g.o_id)})
+            games = ", ".join(f"{g.id} ({names.get(g.x_id)}-{names.get(g.o_id)})" for g in flown)
+            say(log, logging.WARNING, "games-aborted-at-start", count=aborted, games=games)
         for game in flown:  # each player hears it when it connects again (attach)
             for member_id in (game.x_id, game.o_id):
                 self.presence.unheard.setdefault(member_id, []).append(game.id)

@@ -178,6 +178,10 @@ class TeacherMember(BaseModel):
         description="a team with an accepted version of its code (the server plays it); "
         "a team without one plays only while its bot is connected",
     )
+    building: bool = Field(
+        default=False,
+        description="a team with a version of its code waiting to be built or being built",
+    )
     kept_out: bool = Field(
         default=False,
         description="kept out of the ladder and the events (a template or sparring account)",

@@ -151,13 +151,13 @@ function renderMembers(members) {
 }
 
 // The teams that cannot play now, by name: not connected and no accepted version of
-// their code (the event form warns when one is ticked).
+// their code, or one still being built (the event form warns when one is ticked).
 let unready = new Map();
 
 function renderChecklist(members) {
   const bots = members.filter((m) => m.kind !== "person" && !m.kept_out).map((m) => m.name);
   unready = new Map(members.filter((m) => m.kind === "bot" && !m.online && !m.code)
-    .map((m) => [m.name, t("teacher.create.unready")]));
+    .map((m) => [m.name, t(m.building ? "teacher.create.building" : "teacher.create.unready")]));
   const box = $("event-members");
   const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
   draw("event-members", bots, () => [el("legend", {}, t("teacher.create.members")),

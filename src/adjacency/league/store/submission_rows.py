@@ -296,6 +296,13 @@ class SubmissionsRepo:
         )
         return {found.member_id: found for found in map(_submission, rows)}
 
+    def being_built(self) -> set[int]:
+        """The members with a version waiting to be built or being built."""
+        rows = self.db.query(
+            "SELECT DISTINCT member_id FROM submissions WHERE status IN ('received', 'building')"
+        )
+        return {int(row[0]) for row in rows}
+
     def deadline(self, event_id: int) -> float | None:
         """An event's upload deadline, ``None`` when it has none (or no such event)."""
         rows = self.db.query("SELECT deadline FROM events WHERE id = ?", (event_id,))
