@@ -25,8 +25,8 @@ from adjacency.bots import Limit, make_bot
 from adjacency.bots.referee import play_game
 from adjacency.core.record import game_from_text, game_to_text
 from adjacency.league.events.event_pairing import round_robin
-from adjacency.league.events.event_runner import EventRunner
 from adjacency.league.league_file import LeagueStore, StoredGame
+from adjacency.league.play.event_runner import EventRunner
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
 from adjacency.serving.details import ended

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from adjacency.arena.export import write_csv
 from adjacency.arena.store import GameRow
 from adjacency.core.text import SPREADSHEET_TRIGGERS, is_ascii_decimal, spreadsheet_text
-from adjacency.league.events.event_views import crosstable_csv, table_csv
+from adjacency.league.event_results.event_views import crosstable_csv, table_csv
 
 FORMULA = '=HYPERLINK("http://example.invalid","click")'
 
@@ -43,7 +43,7 @@ def test_numbers_written_as_text_stay_numbers() -> None:
 
 
 def table_data(names: list[str]) -> dict[str, object]:
-    """An event table as :func:`~adjacency.league.events.event_views.table` returns it."""
+    """An event table as :func:`~adjacency.league.event_results.event_views.table` returns it."""
     rows = []
     for rank, name in enumerate(names, 1):
         row: dict[str, object] = {field: 0 for field in ("points", "games", "wins", "draws")}

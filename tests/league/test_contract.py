@@ -13,7 +13,7 @@ import pytest
 import schemathesis
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from adjacency.league.events.event_views import table as event_table
+from adjacency.league.event_results.event_views import table as event_table
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.models import EventSummary, EventTable
 from league_helpers import add_member, get, make_league, thread_server, wait_until

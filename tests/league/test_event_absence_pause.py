@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from adjacency.league.events.event_runner import EventRunner
 from adjacency.league.league_file import LeagueStore
+from adjacency.league.play.event_runner import EventRunner
 from adjacency.league.play.hall import Hall
 from adjacency.league.play.scheduler import RECONNECT_GRACE
 from hall_helpers import connect, run

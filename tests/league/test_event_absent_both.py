@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.events.event_views import render_text, table
+from adjacency.league.event_results.event_views import render_text, table
 from adjacency.league.league_file import LeagueStore
 from league_helpers import (
     ADMIN,

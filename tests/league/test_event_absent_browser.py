@@ -1,7 +1,8 @@
 """The event page's crosstable in a real browser (Playwright driving Debian's Chromium)
 marks the games a team's absence decided: two teams that were both absent both lost,
 "0–0 abs ff" on both sides of their cell (not a 1–1 split; a double forfeit, never
-played), the marks explained in the legend and on the cell; the teacher's page names both as paused for their absence."""
+played), the marks explained in the legend and on the cell; the teacher's page names
+both as paused for their absence."""
 
 from __future__ import annotations
 

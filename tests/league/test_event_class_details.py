@@ -246,7 +246,7 @@ def test_the_event_page_shows_the_table_without_javascript(five: tuple[str, Path
 def test_a_pairs_cell_is_written_as_the_page_writes_it() -> None:
     """The page without JavaScript writes a pair's cell as event.js does: halves as "½",
     the row's points first, never "1/2"."""
-    from adjacency.league.events.event_views import pair_text, points_text
+    from adjacency.league.event_results.event_views import pair_text, points_text
 
     assert [points_text(v) for v in (0, 0.5, 1, 1.5, 2, 10.5)] == ["0", "½", "1", "1½", "2", "10½"]
     assert pair_text([1.5, 2]) == "1½–½"

@@ -1,5 +1,5 @@
 """The event runner over a real league file, without a server
-(adjacency.league.events.event_runner): rounds advance when their pairs are played, a Swiss
+(adjacency.league.play.event_runner): rounds advance when their pairs are played, a Swiss
 is paired from the stored results without repeats, a withdrawn member plays no later
 board, a scheduled event starts at its time with the connected bots, and an event
 finishes exactly once."""
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.league.events.event_runner import EventPass, EventRunner
 from adjacency.league.league_file import LeagueStore
+from adjacency.league.play.event_runner import EventPass, EventRunner
 from adjacency.league.play.hall import Hall
 from adjacency.league.play.house import HousePlayers
 from adjacency.league.play.outbox import Outbox
@@ -165,7 +165,7 @@ def test_each_step_of_an_event_is_one_log_line(
 ) -> None:
     # What `league serve` writes at INFO for the teacher: each round paired (its boards
     # by name), a pause and a resume once each however many passes see them, the end.
-    caplog.set_level(logging.INFO, logger="adjacency.league.events.event_runner")
+    caplog.set_level(logging.INFO, logger="adjacency.league.play.event_runner")
     with league(tmp_path, ["red", "blue", "gold"]) as store:
         events = store.events
         events.create("friday", "round-robin", None, ["red", "blue", "gold"])

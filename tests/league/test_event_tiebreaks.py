@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
+from adjacency.league.event_results.event_views import TIEBREAKS, render_html, render_text
 from adjacency.league.events.event_standings import EventGame, standings, virtual_opponent
-from adjacency.league.events.event_views import TIEBREAKS, render_html, render_text
 
 
 def pair(round_index: int, a: int, b: int, a_points: float) -> list[EventGame]:

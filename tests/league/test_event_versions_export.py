@@ -19,7 +19,7 @@ import pytest
 from adjacency.core.details import DetailCode
 from adjacency.core.game import Termination
 from adjacency.core.record import game_from_text, game_to_text, games_from_text
-from adjacency.league.events.event_views import exports, render_html, render_text, table
+from adjacency.league.event_results.event_views import exports, render_html, render_text, table
 from adjacency.league.league_file import LeagueStore
 from adjacency.serving.details import ended
 from cli_helpers import run

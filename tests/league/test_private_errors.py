@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from adjacency.league.events.event_views import exports
+from adjacency.league.event_results.event_views import exports
 from adjacency.league.league_file import LeagueStore
 from browser_helpers import UNDER_TEST, axe_violations, goto
 from league_helpers import (

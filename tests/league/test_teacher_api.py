@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.events.event_views import exports
+from adjacency.league.event_results.event_views import exports
 from adjacency.league.league_file import LeagueStore
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 

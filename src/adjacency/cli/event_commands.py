@@ -297,7 +297,7 @@ def run_reinstate(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """``adjacency league event show NAME``: print the standings and the crosstable."""
-    from ..league.events.event_views import render_text, table
+    from ..league.event_results.event_views import render_text, table
 
     with _league(args) as league:
         print(render_text(table(league, league.events.named(args.name))))
@@ -307,7 +307,7 @@ def run_show(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     """``adjacency league event export NAME --out DIR``: write the final table (CSV and
     JSON), the crosstable (CSV) and every game as one records file."""
-    from ..league.events.event_views import export
+    from ..league.event_results.event_views import export
 
     with _league(args) as league:
         paths = export(league, league.events.named(args.name), args.out)

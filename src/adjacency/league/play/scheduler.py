@@ -3,7 +3,7 @@
 At every wake-up (a game ended, a member connected or was added) or tick, a pass
 (:meth:`Scheduler.pair`) starts every game free members can play now, in this order:
 
-1. the running events' games (:mod:`.events.event_runner`), their members' other games in
+1. the running events' games (:mod:`.event_runner`), their members' other games in
    play stopped first (:meth:`Scheduler.stop_for_events`);
 2. the challenges queued for bots that are free now (:mod:`.challenge_desk`);
 3. the ladder (:func:`.pairing.plan`, the rule of docs/league.md): open pairs first,
@@ -35,10 +35,10 @@ from ...core.errors import StoreError
 from ...core.fen import Color
 from ...serving.details import ended
 from ...serving.logs import say
-from ..events.event_runner import EventRunner, EventStart
 from ..league_file import LeagueStore, Member
 from ..pairing import Entrant, OpenPair, key, plan
 from .challenge_desk import LADDER_WAIT, ChallengeDesk
+from .event_runner import EventRunner, EventStart
 from .games import Games
 from .live import LiveGame, seat_kind
 from .presence import Presence
@@ -82,7 +82,7 @@ class Scheduler:
         """Whether house bots play each other (off: they only play remote bots and people)."""
         self.events = EventRunner(store)
         """The league's events: their games start first in each pass
-        (:mod:`.events.event_runner`)."""
+        (:mod:`.event_runner`)."""
         self.idle_since: dict[int, float] = {}
         """Since when each member has been free (monotonic): the longest wait goes first."""
         self.up_since = time.monotonic()
@@ -241,7 +241,7 @@ class Scheduler:
     def pair_events(
         self, members: Mapping[int, Member], starts: Sequence[EventStart]
     ) -> list[LiveGame]:
-        """Start the events' games ``starts`` (:meth:`.events.event_runner.EventRunner.plan`):
+        """Start the events' games ``starts`` (:meth:`.event_runner.EventRunner.plan`):
         each as soon as both members are below their concurrency cap, connected or not
         (a bot that is not connected, a person whose play page is not open
         (:meth:`.presence.Presence.present`), nor hosted with a version accepted before the

@@ -27,8 +27,8 @@ from ...serving.errors import GameNotFound
 from ..auth import require_person
 from ..cache import SharedAnswer
 from ..deps import hall_of, reader_of
+from ..event_results.event_views import exports, render_html, table
 from ..events.event_store import Event, EventsRepo
-from ..events.event_views import exports, render_html, table
 from ..league_file import MAX_NAME, LeagueError, LeagueStore, Member
 from ..limits import check_rate, check_read_rate
 from ..models import ERRORS, EventSummary, EventTable
@@ -78,7 +78,7 @@ async def list_events(request: Request) -> list[dict[str, Any]]:
 
 @router.get(f"{PREFIX}/events/{{name}}", response_model=EventTable, dependencies=LIMITED)
 async def get_event(request: Request, name: str) -> Response:
-    """An event's table (:func:`adjacency.league.events.event_views.table`), with its games in
+    """An event's table (:func:`..event_results.event_views.table`), with its games in
     play named (``live``: id, x, o)."""
     event = _event_named(request, name)
     hall = hall_of(request)
@@ -117,7 +117,7 @@ class Rendered:
 
     def page(self) -> str:
         """The table as the page's HTML
-        (:func:`~adjacency.league.events.event_views.render_html`)."""
+        (:func:`..event_results.event_views.render_html`)."""
         if self.html is None:
             self.html = render_html(self.table)
         return self.html
@@ -144,7 +144,7 @@ TABLE_REFRESH = 5.0
 
 
 async def _shared_table(request: Request, event: Any) -> dict[str, Any]:
-    """The event's table (:func:`adjacency.league.events.event_views.table`) as viewers share it.
+    """The event's table (:func:`..event_results.event_views.table`) as viewers share it.
 
     Recomputed when a game starts or ends (``hall.games.changed``) or the event's row changes
     (started, finished), and at least every TABLE_REFRESH s for what changes outside the
@@ -275,7 +275,7 @@ NOSCRIPT = "<!-- the table without JavaScript -->"
 async def event_page(request: Request, name: str) -> HTMLResponse:
     """``/event/NAME``: the event's page. Its script asks the API for ``name`` and
     refreshes; the page is sent with the event's summary, standings and crosstable
-    already in it (in ``<noscript>``, :func:`adjacency.league.events.event_views.render_html`),
+    already in it (in ``<noscript>``, :func:`..event_results.event_views.render_html`),
     so that it shows the table without JavaScript; an unknown event's page says so
     there."""
     page = PAGES.html("event.html")

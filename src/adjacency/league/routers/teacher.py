@@ -30,10 +30,10 @@ from ...core.text import quote
 from ...serving.logs import say
 from ..auth import require_admin
 from ..deps import hall_of, member_named, read, store_of
-from ..events.event_failures import failures
+from ..event_results.event_failures import failures
+from ..event_results.event_views import archive, exports
 from ..events.event_pairing import FORMATS
 from ..events.event_store import Event
-from ..events.event_views import archive, exports
 from ..league_file import MAX_NAME, LeagueError, LeagueStore
 from ..models import ERRORS
 from ..overview import COMPACT, MOST, PAGE, MemberRows
@@ -128,8 +128,9 @@ class EventMember(BaseModel):
 
 
 class FailedGame(BaseModel):
-    """A game of an event that a failure decided (:mod:`~adjacency.league.events.event_failures`):
-    ``/watch/{game}`` shows it; ``detail`` is the stored reason, whole."""
+    """A game of an event that a failure decided
+    (:mod:`..event_results.event_failures`): ``/watch/{game}`` shows it; ``detail`` is
+    the stored reason, whole."""
 
     game: int
     round: int

@@ -1,8 +1,8 @@
 """What an event shows and exports: its standings with names, its crosstable, its
 rounds, and the files of ``adjacency league event export``.
 
-Everything is computed from the stored games (:meth:`.event_boards.EventBoards.games`)
-by :mod:`.event_standings`, so the table is always a recomputation, never a running
+Everything is computed from the stored games (:meth:`.events.event_boards.EventBoards.games`)
+by :mod:`.events.event_standings`, so the table is always a recomputation, never a running
 total.
 """
 
@@ -21,10 +21,10 @@ from ...core.game import Game
 from ...core.record import game_from_text, game_to_text
 from ...core.text import spreadsheet_text
 from ...serving.details import public_record
+from ..events.event_pairing import round_robin
+from ..events.event_standings import BYE_POINTS, EventGame, standings
+from ..events.event_store import Event, EventsRepo, StoredBoard
 from ..league_file import LeagueError, LeagueStore
-from .event_pairing import round_robin
-from .event_standings import BYE_POINTS, EventGame, standings
-from .event_store import Event, EventsRepo, StoredBoard
 
 ROW_FIELDS = (
     "rank", "name", "points", "games", "wins", "draws", "losses", "byes", "unplayed",
@@ -358,7 +358,7 @@ TIEBREAKS = {
     False: "Ties are broken by Sonneborn-Berger, then wins, then the seeding.",
 }
 """The rules the standings use (a Swiss's, a round robin's), said under them
-(:mod:`.event_standings`)."""
+(:mod:`.events.event_standings`)."""
 
 
 def changed_text(changed: list[dict[str, Any]]) -> str:

@@ -14,8 +14,8 @@ from ...arena.games import GameResult
 from ...arena.schedule import GameTask, RunSettings, pairings
 from ...arena.store import Store
 from ...system.provenance import provenance
+from ..events.event_store import Event
 from ..league_file import LeagueError, LeagueStore
-from .event_store import Event
 
 
 def write_arena_db(league: LeagueStore, event: Event, path: Path) -> int:

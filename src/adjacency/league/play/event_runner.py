@@ -6,24 +6,24 @@
 1. starts the scheduled events whose start time has come (an ``all_connected`` event
    takes the bots connected then and the house bots, in the order they joined the
    league; while it cannot start, too few of them, it logs the reason once per change
-   and notes it for ``event show``: :meth:`.event_progress.EventProgress.set_waiting`);
+   and notes it for ``event show``: :meth:`.events.event_progress.EventProgress.set_waiting`);
 2. for each running event, when its current round is complete (every board's pair
    has played both games; byes and boards of withdrawn members count as complete),
-   stores the next round's boards (:mod:`.event_pairing`: the round robin's next round,
+   stores the next round's boards (:mod:`.events.event_pairing`: the round robin's next round,
    or a Swiss round from the scores so far), or, after the last round, finishes the
-   event (exactly once: :meth:`.event_progress.EventProgress.finish`);
+   event (exactly once: :meth:`.events.event_progress.EventProgress.finish`);
 3. returns the games to start now: the next leg of every pair of the current round
    with no game in play, whether its members are connected or not (the hall ends the
    game of a team whose bot is not there, or of a person whose play page is not open, at
    once as its loss, both sides' as a loss for both), and the members and pairs the
    ladder must leave alone (the ladder pauses for the members of running events).
 
-A team whose bot missed its last :data:`.event_standings.ABSENT_PAUSE` games of the
+A team whose bot missed its last :data:`.events.event_standings.ABSENT_PAUSE` games of the
 event and is still not connected is paused: a Swiss round pairs it with nobody (no game,
 no bye, no points) until its bot is back; a round robin's schedule is fixed, so its
 games there go on being forfeits at once. :meth:`EventRunner.paused_members` names them.
 
-A paused event (:meth:`.event_progress.EventProgress.pause`) is skipped in steps 2 and 3: no
+A paused event (:meth:`.events.event_progress.EventProgress.pause`) is skipped in steps 2 and 3: no
 round is paired, finished or started for it until it is resumed, and then it goes on
 from the round it was in. Its members stay out of the ladder meanwhile, ready for it.
 
@@ -40,10 +40,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ...serving.logs import say
+from ..events.event_pairing import Board, round_robin, swiss_players, swiss_round
+from ..events.event_standings import BYE_POINTS
+from ..events.event_store import Event, StoredBoard
 from ..league_file import LeagueError, LeagueStore
-from .event_pairing import Board, round_robin, swiss_players, swiss_round
-from .event_standings import BYE_POINTS
-from .event_store import Event, StoredBoard
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..events.event_store import BOTH_ABSENT, DECIDED
 from ..league_file import LeagueStore
-from .event_store import BOTH_ABSENT, DECIDED
 
 MOST = 20
 """The most failures listed per event (the newest; the count is of them all)."""
