@@ -3,7 +3,8 @@
 A built bot is accepted only when it answers a legal move, in time, on each position of
 a fixed set (:func:`check_positions`) on the league's board: the start with the first
 side to move, the start after one move (the other side), a middle-game position and one
-two plies from the end, so it plays both colours, a full board and an almost full one.
+two plies from the end, so it plays both colours, a full board and an almost full one
+(a short game has fewer distinct ones: 3 at 2 rounds on 8x8, 2 at 1 round).
 The positions come from a fixed seed, the same for every team, so a refusal can name the
 position (its text) and a team can try it at home (``adjacency move SPEC FEN``).
 
