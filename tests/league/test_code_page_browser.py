@@ -139,15 +139,9 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         *sdk,
     ]
     with thread_server(db, house_games=False) as url:
+        chosen = "id" if locale == "id-ID" else None  # the page's language, before it loads
         context, page = teacher_page(
-            browser,
-            url,
-            ADMIN,
-            errors,
-            TIMEOUT,
-            "id" if locale == "id-ID" else None,
-            viewport=SIZES[size],
-            locale=locale,
+            browser, url, ADMIN, errors, TIMEOUT, chosen, viewport=SIZES[size], locale=locale
         )
 
         # the event's games a failure decided: each links its game, with its reason

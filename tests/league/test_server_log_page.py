@@ -182,15 +182,9 @@ def test_the_teacher_page_shows_the_log_newest_first_and_filters_it(
     browser: Any, served: Served, size: str, locale: str
 ) -> None:
     errors: list[str] = []
+    chosen = "id" if locale == "id-ID" else None  # the page's language, before it loads
     context, page = teacher_page(
-        browser,
-        served.url,
-        ADMIN,
-        errors,
-        TIMEOUT,
-        "id" if locale == "id-ID" else None,
-        viewport=SIZES[size],
-        locale=locale,
+        browser, served.url, ADMIN, errors, TIMEOUT, chosen, viewport=SIZES[size], locale=locale
     )
     lines = page.locator("#log-lines li")
     expect(lines.filter(has_text="401 unknown or revoked token")).to_have_count(1)

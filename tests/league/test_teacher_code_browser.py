@@ -97,15 +97,9 @@ def test_the_teacher_sends_a_teams_code_follows_its_versions_and_closes_uploads(
     first = project_zip(tmp_path, "tubes-main.zip", "first")
     errors: list[str] = []
     with thread_server(db, house_games=False) as url:
+        chosen = "id" if locale == "id-ID" else None  # the page's language, before it loads
         context, page = teacher_page(
-            browser,
-            url,
-            ADMIN,
-            errors,
-            TIMEOUT,
-            "id" if locale == "id-ID" else None,
-            viewport=SIZES[size],
-            locale=locale,
+            browser, url, ADMIN, errors, TIMEOUT, chosen, viewport=SIZES[size], locale=locale
         )
         expect(page.locator("#code-team option")).to_have_count(3)  # the prompt, two teams
         page.select_option("#code-team", "team1")
