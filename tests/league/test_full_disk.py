@@ -8,7 +8,9 @@ full filesystem). Then
 * no client is told a result that was not stored: every result the bot heard is the
   stored one; a game whose end could not be stored is reported aborted, and stored as
   aborted once writes work again;
-* when writes work again the league is ``ok`` and pairs again by itself.
+* when writes work again the league is ``ok`` and pairs again by itself, and the
+  teacher's log, which could not be written meanwhile, has the lines logged while the
+  disk was full (its writer kept them and went on).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from adjacency.core import Position
 from adjacency.league.app import create_app
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.limits import LeagueLimits
+from adjacency.league.store.log_rows import LogRepo
 from league_helpers import add_member, make_league, request, wait_until
 from web_helpers import uvicorn_thread
 
@@ -129,6 +132,10 @@ def test_a_full_disk_degrades_the_league_loses_no_result_and_it_recovers(
 
         cap(app, 1 << 30)  # space again: the league resumes by itself
         wait_until(lambda: health(url)[0] == 200, GUARD, "the league to recover")
+        app.state.recent_log.flush()
+        with LeagueStore(db, create=False) as store:
+            kept = [line.message for line in LogRepo(store.database).lines(most=500)]
+        assert any("the league is degraded" in m for m in kept), kept[-5:]
         resumed = len(bot.ends())
         wait_until(lambda: len(bot.ends()) >= resumed + 2, GUARD, "games after the recovery")
         bot.stop.set()

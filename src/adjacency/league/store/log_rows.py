@@ -22,8 +22,8 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from ...core.errors import AdjacencyError
-from ...serving.logs import LEVELS, RecentLines, told
+from ...core.errors import AdjacencyError, AdjacencyRuntimeError
+from ...serving.logs import KEPT_LINES, LEVELS, RecentLines, told
 from ...serving.logs import LogLine as LogLine
 from .database import LeagueDb
 
@@ -164,21 +164,31 @@ class KeptLog(RecentLines):
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._failing = False
 
     def took(self, line: LogLine) -> None:
         with self._queue_lock:
             self._queue.append(line)
 
     def flush(self) -> None:
-        """Write the queued lines now (a failed write is said on standard error, never
-        logged: a line logged here would queue itself again)."""
+        """Write the queued lines now. A failed write (a full disk, a locked file) keeps
+        them queued for the next flush, the newest :data:`~adjacency.serving.logs.KEPT_LINES`
+        at most, and is said once on standard error until a write works again (never
+        logged: a line logged here would queue itself again); the flushing thread goes
+        on."""
         with self._write_lock:
             with self._queue_lock:
                 lines, self._queue = self._queue, []
             try:
                 self.repo.add(lines)
-            except (AdjacencyError, OSError) as exc:
-                print(f"the teacher's log could not be written: {exc}", file=sys.stderr)
+            except (AdjacencyError, AdjacencyRuntimeError, OSError) as exc:
+                with self._queue_lock:
+                    self._queue = [*lines, *self._queue][-KEPT_LINES:]
+                if not self._failing:
+                    print(f"the teacher's log could not be written: {exc}", file=sys.stderr)
+                self._failing = True
+            else:
+                self._failing = False
 
     def start(self) -> None:
         """Write the queue every :data:`FLUSH_SECONDS` until :meth:`stop`."""
