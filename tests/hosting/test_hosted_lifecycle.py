@@ -404,7 +404,7 @@ def test_a_version_that_cannot_be_built_again_is_not_played_and_says_why(
         assert hosted.unbuildable == {version: "javac is not installed here"}
         said = [r.getMessage() for r in caplog.records if "could not be built again" in r.message]
         assert said == [
-            "member 1's version 1 could not be built again here, so it is not played: "
+            "version 1 of team1 could not be built again here, so it is not played: "
             "javac is not installed here"
         ]
         refused = challenge(url, join(url, "ada"), "team1")  # not there: never a lost game

@@ -32,7 +32,7 @@ from ..serving.assets import mount_static
 from ..serving.handlers import install_error_handlers
 from ..serving.headers import install_security_headers
 from ..serving.limits import RateLimiter
-from ..serving.logs import forget_recent, keep_recent
+from ..serving.logs import forget_recent, keep_recent, say
 from ..serving.middleware import BodyLimit, RequestGuard
 from .builder import Builder
 from .builder import build_jobs as jobs_for_builds
@@ -124,7 +124,7 @@ def create_app(
                 await asyncio.to_thread(builder.start)
             except SandboxUnavailable as exc:
                 app.state.builds_refused = str(exc)
-                log.warning("teams' uploads are refused: %s", exc)
+                say(log, logging.WARNING, "uploads-refused", reason=exc)
         # The leaderboard's first fit starts with the server (off the loop), so the
         # first viewer of a league with history does not wait seconds for it: a slow fit
         # serves this answer while it runs (:meth:`.cache.SharedAnswer.prime`).

@@ -22,6 +22,7 @@ import zlib
 from typing import Any
 
 from ..core.errors import AdjacencyError
+from ..serving.logs import say
 from .fingerprints import ProjectPrints, pack, project_prints, unpack
 from .league_file import LeagueError, LeagueStore
 from .store.submission_rows import Submission
@@ -70,7 +71,8 @@ def code_of(store: LeagueStore, submission: Submission) -> tuple[dict[str, Any],
     instead of parsing and writing again what may be megabytes."""
     stored = store.digests.code(submission.id)
     if stored is None:
-        log.info("version %d: its digest made (accepted before digests were kept)", submission.id)
+        team = store.members.member(submission.member_id).name
+        say(log, logging.INFO, "digest-made", team=team, version=submission.version)
         stored = keep(store, submission)[1]
     head, _, files = zlib.decompress(stored).decode().partition("\n")
     found: dict[str, Any] = json.loads(head)
@@ -81,7 +83,8 @@ def prints_of(store: LeagueStore, submission: Submission) -> ProjectPrints:
     """A version's fingerprints, from its digest (made now if it has none)."""
     stored = store.digests.prints(submission.id)
     if stored is None:
-        log.info("version %d: its digest made (accepted before digests were kept)", submission.id)
+        team = store.members.member(submission.member_id).name
+        say(log, logging.INFO, "digest-made", team=team, version=submission.version)
         stored = keep(store, submission)[0]
     return unpack(stored)
 

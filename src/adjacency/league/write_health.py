@@ -15,6 +15,7 @@ import logging
 import time
 
 from ..core.details import Detail
+from ..serving.logs import say
 from .league_file import LeagueStore
 
 log = logging.getLogger(__name__)
@@ -43,11 +44,7 @@ class WriteHealth:
         if self.failure is None:
             self.failure = f"could not store {what}: {exc}"
             self.since = time.time()
-            log.error(
-                "%s; the league is degraded: pairing stops, games that end are reported "
-                "aborted, until writes work again",
-                self.failure,
-            )
+            say(log, logging.ERROR, "league-degraded", failure=self.failure)
         else:
             log.debug("could not store %s: %s", what, exc)
 
@@ -64,6 +61,6 @@ class WriteHealth:
             log.debug("writes still fail: %s", exc)
             return False
         if self.failure is not None:
-            log.warning("database writes work again: the league pairs again")
+            say(log, logging.WARNING, "writes-work-again")
         self.failure = self.since = None
         return True

@@ -49,6 +49,7 @@ from ...hosting.seat import BotSeat, Seat
 from ...hosting.slots import Slots, default_slots
 from ...sandbox import Outcome, SandboxedProcess
 from ...sandbox import check as sandbox_check
+from ...serving.logs import say
 from ..builder import rebuild, version_folder
 from ..league_file import LeagueStore, Member
 from ..store.submission_rows import Submission
@@ -175,7 +176,7 @@ class HostedPlayers:
         try:
             sandbox_check()
         except Exception as exc:
-            log.warning("hosted bots are off: %s", exc)
+            say(log, logging.WARNING, "hosted-off", reason=exc)
             return
         if self.executor == "ray":  # the games' hosted sides on the cluster's nodes
             self.remote = RaySeats()
@@ -189,20 +190,21 @@ class HostedPlayers:
         if not self.available:
             return set()
         latest = store.submissions.latest_accepted()
-        return {member for member, submission in latest.items() if self._built(submission)}
+        names = store.members.names(latest)
+        return {m for m, submission in latest.items() if self._built(submission, names[m])}
 
-    def _built(self, submission: Submission) -> bool:
+    def _built(self, submission: Submission, team: str) -> bool:
         """Whether ``submission``'s build is here (its choice file read at each pass, a
         small file: a folder removed while the server runs is seen before the team's next
         game); if not, it is built again (:meth:`rebuild`)."""
         assert self.db is not None
         folder = version_folder(self.db, submission.member_id, submission.version)
         if load_choice(folder) is None:
-            self.rebuild(submission)
+            self.rebuild(submission, team)
             return False
         return True
 
-    def rebuild(self, submission: Submission) -> None:
+    def rebuild(self, submission: Submission, team: str) -> None:
         """Build the accepted ``submission`` again from its kept zip, in a thread, under
         the same sandbox and limits as its first build (:func:`.builder.rebuild`), one
         at a time; once done its team is played again. A version that cannot be built
@@ -211,27 +213,19 @@ class HostedPlayers:
         if self.db is None or submission.id in self.rebuilding | set(self.unbuildable):
             return
         self.rebuilding.add(submission.id)
-        log.warning(
-            "member %d's version %d has no build here: building it again from its zip",
-            submission.member_id,
-            submission.version,
-        )
-        self.pool.submit(self._rebuild, self.db, submission)
+        said = {"team": team, "version": submission.version}
+        say(log, logging.WARNING, "version-rebuilding", **said)
+        self.pool.submit(self._rebuild, self.db, submission, said)
 
-    def _rebuild(self, db: Path, submission: Submission) -> None:
+    def _rebuild(self, db: Path, submission: Submission, said: dict[str, object]) -> None:
         """:meth:`rebuild`'s work, in a thread of :attr:`pool`."""
         try:
             with self._rebuilds:
                 rebuild(db, submission)
-            log.info("member %d's version %d built again", submission.member_id, submission.version)
+            say(log, logging.INFO, "version-rebuilt", **said)
         except Exception as exc:
             self.unbuildable[submission.id] = str(exc)
-            log.error(
-                "member %d's version %d could not be built again here, so it is not played: %s",
-                submission.member_id,
-                submission.version,
-                exc,
-            )
+            say(log, logging.ERROR, "version-not-rebuilt", **said, reason=exc)
         finally:
             self.rebuilding.discard(submission.id)
 
@@ -248,7 +242,7 @@ class HostedPlayers:
         folder = version_folder(self.db, member.id, submission.version)
         choice = load_choice(folder)
         if choice is None:  # gone: built again, and played once it is
-            self.rebuild(submission)
+            self.rebuild(submission, member.name)
             return None
         return Version(submission, choice)
 

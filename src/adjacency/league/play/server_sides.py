@@ -36,6 +36,7 @@ from ...core.text import quote
 from ...hosting.move_clock import ceiling
 from ...round.player_kinds import Kind
 from ...serving.details import ended
+from ...serving.logs import say
 from ..league_file import LeagueStore
 from .hosted import Answer, HostedPlayers, HostedSide
 from .house import HouseMove, HousePlayers
@@ -199,7 +200,7 @@ class ServerSides:
             return
         except Exception as exc:
             if self.games.current(live, version):
-                log.error("hosted bot %s could not start: %s", mover.name, exc)
+                say(log, logging.ERROR, "hosted-not-started", team=mover.name, reason=exc)
                 self.games.stop_game(
                     live, ended("could-not-start", player=mover.name, error=str(exc))
                 )
