@@ -31,6 +31,7 @@ from ..bots.external import ExternalBot
 from ..core import Position
 from ..core.game import Termination
 from ..sandbox import Outcome, Reason, SandboxedProcess
+from ..serving.logs import say
 from .check import last_output
 from .move_clock import GRACE, MoveWatch, StartWatch, blame, charge, started_words
 from .player import Choice
@@ -179,5 +180,5 @@ class BotSeat:
             return None
         outcome = process.end()
         if outcome.leftovers:
-            log.error("hosted bot: %d processes would not die", outcome.leftovers)
+            say(log, logging.ERROR, "processes-left", count=outcome.leftovers)
         return outcome

@@ -61,6 +61,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .logs import say
 from .uvicorn_protocols import UNANSWERED, HTTPProtocol, WebSocketProtocol, response_pending
 
 log = logging.getLogger(__name__)
@@ -207,10 +208,8 @@ class ConnectionGuard:
         self._refused += 1
         now = time.monotonic()
         if self._logged is None or now - self._logged >= REFUSALS_LOGGED_EVERY:
-            log.info(
-                "connection from %s refused: %s (%d refused since the last line)",
-                address, why, self._refused,
-            )  # fmt: skip
+            say(log, logging.INFO, "connections-refused", address=address, reason=why,
+                count=self._refused)  # fmt: skip
             self._logged, self._refused = now, 0
 
     def release(self, transport: asyncio.BaseTransport) -> None:
