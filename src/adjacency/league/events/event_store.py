@@ -22,7 +22,7 @@ the reason changes, removed at the start), so that ``adjacency league event show
 another process says it. A running event the teacher paused (``adjacency league event
 pause``) is marked in ``meta`` too (key ``event-paused:ID``, removed by ``resume``): the
 server starts none of its games and pairs no new round while the mark is there
-(:mod:`.event_runner`); the mark needs no column, so a league file of any version pauses.
+(:mod:`..play.event_runner`); the mark needs no column, so a league file of any version pauses.
 
 The repository is composed of one part per job, each in its module with its contract:
 
