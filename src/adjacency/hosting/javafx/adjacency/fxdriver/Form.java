@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import javafx.scene.Node;
 import javafx.scene.Parent;
@@ -36,11 +35,11 @@ final class Form {
     record Control(String kind, String id, String label, List<String> options, String value, Node node) {
         /**
          * Whether {@code key} names this control: its name or its fx:id, case, surrounding
-         * spaces and a trailing colon aside ({@link #plain}).
+         * spaces and a trailing colon aside ({@link Words#plain}).
          */
         boolean named(String key) {
-            String k = plain(key);
-            return (id != null && plain(id).equals(k)) || (label != null && plain(label).equals(k));
+            String k = Words.plain(key);
+            return (id != null && Words.plain(id).equals(k)) || (label != null && Words.plain(label).equals(k));
         }
 
         /** How a message names it: its name as the window shows it, with its fx:id. */
@@ -60,13 +59,6 @@ final class Form {
     }
 
     private Form() {}
-
-    /** A name or option as it is matched: no case, no surrounding spaces, no trailing colon. */
-    static String plain(String text) {
-        String out = text.strip();
-        while (out.endsWith(":")) out = out.substring(0, out.length() - 1).strip();
-        return out.toLowerCase(Locale.ROOT);
-    }
 
     /** Every control under {@code root} that shows, in the order of the scene graph. */
     static List<Control> read(Parent root) {
@@ -254,9 +246,9 @@ final class Form {
         if (node instanceof TextField field) {
             field.setText(value);
         } else if (node instanceof RadioButton radio && radio.getToggleGroup() != null) {
-            String wanted = plain(control.options().get(option(control, value)));
+            String wanted = Words.plain(control.options().get(option(control, value)));
             for (Toggle toggle : radio.getToggleGroup().getToggles()) {
-                if (toggle instanceof RadioButton other && other.getText() != null && plain(other.getText()).equals(wanted)) {
+                if (toggle instanceof RadioButton other && other.getText() != null && Words.plain(other.getText()).equals(wanted)) {
                     if (!other.isSelected()) other.fire(); // as a person clicks it: its action runs
                     return;
                 }
@@ -277,12 +269,12 @@ final class Form {
         }
     }
 
-    /** The index of the option {@code value} names: its text ({@link #plain}), or its number (rounds). */
+    /** The index of the option {@code value} names: its text ({@link Words#plain}), or its number (rounds). */
     static int option(Control control, String value) {
-        String wanted = plain(value);
+        String wanted = Words.plain(value);
         List<String> options = control.options();
         for (int i = 0; i < options.size(); i++) {
-            if (plain(options.get(i)).equals(wanted)) return i;
+            if (Words.plain(options.get(i)).equals(wanted)) return i;
         }
         if (wanted.matches("[0-9]+")) {
             for (int i = 0; i < options.size(); i++) {

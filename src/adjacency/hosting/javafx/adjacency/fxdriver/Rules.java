@@ -3,10 +3,12 @@ package adjacency.fxdriver;
 /**
  * The game's rules on an 8x8 board as the driver needs them: cells {@code [row * 8 + column]},
  * row 0 the top rank, 0 empty, 1 X, 2 O. A move places the mover's piece and turns the
- * orthogonally adjacent pieces of the other side.
+ * orthogonally adjacent pieces of the other side. Pure functions of the JDK alone, checked
+ * by {@link SelfTest} without JavaFX.
  */
 final class Rules {
-    static final int N = Screen.SIZE;
+    /** The board's side: a course program's board is 8x8. */
+    static final int N = 8;
 
     private Rules() {}
 

@@ -24,7 +24,7 @@ import javax.imageio.ImageIO;
  * pictures of them. Every method here runs on the JavaFX thread.
  */
 final class Screen {
-    static final int SIZE = 8;
+    static final int SIZE = Rules.N;
 
     /** An alert: its kind (information, warning, error, confirmation or none) and its text. */
     record Alert(String kind, String text, DialogPane pane) {}

@@ -1,0 +1,397 @@
+package adjacency.fxdriver;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import javafx.application.Platform;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+/**
+ * The way from the program's first window to its board, as a person goes it: in each window
+ * the recipe's values are filled (the choices, the game's rounds and who moves first),
+ * reading the window again after every value set (a box may show another pane), then the
+ * button that leads on is pressed. That button is the one the recipe names for the window
+ * ({@code --press}, found by a dry run); where it names none, the window's buttons are
+ * pressed in turn ({@link Words#trialOrder}: its default button first, then from its last
+ * to its first, the form filled again before each) until one opens the board or another
+ * window. A dry run goes the same way and keeps what it saw: each window's controls with
+ * the value each showed first, the buttons pressed, and a picture of the window with the
+ * most controls to fill ({@link #form}, {@link #formPicture}).
+ */
+final class Windows {
+    static final long POLL_MS = 15;
+    static final long CALL_MS = 250;
+    static final long STUCK_MS = 3000;
+    /** How long a button pressed on trial has to open a window or the board. */
+    private static final long TRIAL_MS = 4000;
+    /** How long a button pressed on trial that the program answered otherwise has to open one. */
+    private static final long ANSWERED_MS = 600;
+    /** The most windows followed before the board. */
+    private static final int MAX_WINDOWS = 4;
+
+    /** One window on the way to the board: its controls as they showed, and the button pressed there. */
+    private record Step(Window window, List<Form.Control> controls, String pressed) {}
+
+    private final Options options;
+    private final Protocol protocol;
+    /** The values each control showed when the driver first read it (before it set any). */
+    private final Map<Node, String> firstSeen = new IdentityHashMap<>();
+    /** The steps from the first window to the board, once followed. */
+    private final List<Step> steps = new ArrayList<>();
+    /** The picture of the window with the most controls to fill, taken before its button (a dry run's). */
+    private byte[] formPicture;
+    private int formPictureFields = -1;
+    private String formTitle;
+    /** Whether a button is pressed on trial (a throw in its handler ends no look: {@link #trialError}). */
+    private volatile boolean trying;
+    private final List<String> trialErrors = Collections.synchronizedList(new ArrayList<>());
+    /** Why a dry run found no way to the board, or null. */
+    private String stuck;
+
+    Windows(Options options, Protocol protocol) {
+        this.options = options;
+        this.protocol = protocol;
+    }
+
+    /**
+     * Take {@code error}, thrown on {@code thread}, as a button's answer on trial: whether it
+     * was one (a handler of a button pressed on trial threw on the JavaFX thread, which goes
+     * on, and so does the look), kept in words for the failure that names the window.
+     */
+    boolean trialError(Thread thread, Throwable error) {
+        if (!trying || !thread.getName().equals(Threads.JAVAFX)) return false;
+        Throwable cause = Threads.root(error);
+        trialErrors.add("it threw " + cause + Threads.at(Threads.ownFrame(cause.getStackTrace())));
+        return true;
+    }
+
+    /** A window the program shows that is not an alert and has a button that shows, not in {@code seen}. */
+    private static Window newWindow(Set<Window> seen) {
+        for (Window window : Screen.windows()) {
+            if (seen.contains(window) || window.getScene().getRoot() instanceof javafx.scene.control.DialogPane) continue;
+            for (Form.Control control : Form.read(window.getScene().getRoot())) {
+                if (control.kind().equals("button")) return window;
+            }
+        }
+        return null;
+    }
+
+    /** The program's first window with a button, waiting at most {@code waitMillis}; or null. */
+    Window firstWindow(long waitMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + waitMillis;
+        Set<Window> none = Collections.newSetFromMap(new IdentityHashMap<>());
+        while (System.currentTimeMillis() < deadline) {
+            if (Fx.started()) {
+                Platform.setImplicitExit(false); // the game's last window closing ends no game
+                try {
+                    Window found = Fx.call(() -> newWindow(none), CALL_MS);
+                    if (found != null) return found;
+                } catch (TimeoutException busy) {
+                    // the program is busy starting: look again
+                }
+            }
+            Thread.sleep(POLL_MS * 2);
+        }
+        return null;
+    }
+
+    /**
+     * Follow the program's windows from its first to the board (class comment): each filled
+     * by the settings, the {@code rounds} and who moves first ({@code botFirst}) where it has
+     * them (null: a dry run sets neither), then its button pressed. The board, null where a
+     * dry run found no way to it, or a {@link Failure} saying which window led nowhere.
+     */
+    Button[][] follow(Integer rounds, Boolean botFirst, long waitMillis) throws InterruptedException {
+        Window window = firstWindow(waitMillis);
+        if (window == null) throw new Failure("no window with a button opened within " + waitMillis / 1000 + " s");
+        Set<Window> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<String> found = new HashSet<>();
+        List<String> presses = options.presses;
+        for (int k = 0; ; k++) {
+            seen.add(window);
+            if (k >= MAX_WINDOWS) throw new Failure("the program opened " + MAX_WINDOWS + " windows one after another and no board");
+            fill(window, rounds, botFirst, found);
+            List<Form.Control> shown = remembered(window);
+            List<Form.Control> buttons = new ArrayList<>();
+            for (Form.Control control : shown) if (control.kind().equals("button")) buttons.add(control);
+            if (k < presses.size()) {
+                Form.Control named = Form.lookup(buttons, presses.get(k));
+                if (named == null || !named.kind().equals("button")) {
+                    throw new Failure("the window '" + title(window) + "' has no button named '" + presses.get(k) + "' (it has: " + Form.names(buttons) + ")");
+                }
+                buttons = List.of(named);
+            } else {
+                buttons = trialOrder(buttons);
+            }
+            if (options.dryRun) picture(window, shown);
+            List<String> heard = new ArrayList<>();
+            Object next = null;
+            String pressed = null;
+            for (Form.Control button : buttons) {
+                if (next != null) break;
+                if (pressed != null) fill(window, rounds, botFirst, found); // a button may have cleared the form
+                pressed = button.label() != null && !button.label().isBlank() ? button.label() : button.id();
+                List<String> before = values(window);
+                trying = options.dryRun || k >= presses.size();
+                trialErrors.clear();
+                Fx.post(((Button) button.node())::fire);
+                next = k < presses.size() && !options.dryRun ? awaitNext(seen) : tryNext(seen, heard, window, before);
+                trying = false;
+                heard.addAll(trialErrors);
+            }
+            if (next == null) {
+                String why = "no button of the window '" + title(window) + "' opened the board or another window (pressed: "
+                        + Form.names(buttons) + (heard.isEmpty() ? "" : "; it said: " + String.join("; ", heard)) + ")";
+                if (!options.dryRun) throw new Failure(why);
+                steps.add(new Step(window, shown, null)); // the form so far: its recipe may fill what it asked for
+                stuck = why;
+                return null;
+            }
+            steps.add(new Step(window, shown, pressed));
+            if (next instanceof Button[][] cells) {
+                checkFound(rounds, botFirst, found);
+                return cells;
+            }
+            window = (Window) next;
+        }
+    }
+
+    /** A {@link Failure} where a control the recipe names showed in no window on the way to the board. */
+    private void checkFound(Integer rounds, Boolean botFirst, Set<String> found) {
+        if (rounds != null && !found.contains(options.roundsKey)) {
+            throw new Failure("no window on the way to the board has the control for the number of rounds '" + options.roundsKey + "'");
+        }
+        if (botFirst != null && options.first != null && !found.contains(options.first[0])) {
+            throw new Failure("no window on the way to the board has the control '" + options.first[0] + "' that says who moves first");
+        }
+        if (!options.dryRun) {
+            for (String key : options.settings.keySet()) {
+                if (!found.contains(key)) throw new Failure("no window on the way to the board has a control named '" + key + "'");
+            }
+        }
+    }
+
+    /** The buttons in the order they are tried ({@link Words#trialOrder}). */
+    private static List<Form.Control> trialOrder(List<Form.Control> buttons) {
+        List<Boolean> isDefault = new ArrayList<>();
+        for (Form.Control button : buttons) isDefault.add(((Button) button.node()).isDefaultButton());
+        List<Form.Control> order = new ArrayList<>();
+        for (int index : Words.trialOrder(isDefault)) order.add(buttons.get(index));
+        return order;
+    }
+
+    /**
+     * Fill {@code window}: each setting whose control shows there, then the rounds and who
+     * moves first, the form read again after every value set; the keys set are added to
+     * {@code found}.
+     */
+    private void fill(Window window, Integer rounds, Boolean botFirst, Set<String> found) {
+        Map<String, String> wanted = new LinkedHashMap<>(options.settings);
+        if (rounds != null && options.roundsKey != null) wanted.put(options.roundsKey, Integer.toString(rounds));
+        String[] first = options.first, sides = options.sides;
+        if (botFirst != null && first != null) wanted.put(first[0], botFirst ? first[1] : first[2]);
+        if (botFirst != null && sides != null) {
+            wanted.put(sides[0], botFirst ? sides[2] : sides[3]);
+            wanted.put(sides[1], botFirst ? sides[3] : sides[2]);
+        }
+        try {
+            Fx.call(() -> {
+                Set<String> done = new HashSet<>();
+                boolean progress = true;
+                while (progress) {
+                    progress = false;
+                    List<Form.Control> controls = Form.read(window.getScene().getRoot());
+                    remember(controls);
+                    for (Map.Entry<String, String> setting : wanted.entrySet()) {
+                        if (done.contains(setting.getKey())) continue;
+                        Form.Control control = Form.lookup(controls, setting.getKey());
+                        if (control == null || control.kind().equals("button")) continue;
+                        Form.set(control, setting.getValue());
+                        done.add(setting.getKey());
+                        progress = true;
+                        break; // read the window again: the value may show another pane
+                    }
+                }
+                found.addAll(done);
+                return null;
+            }, 10_000);
+        } catch (TimeoutException busy) {
+            throw new Failure("the window '" + title(window) + "' did not answer within 10 s");
+        }
+    }
+
+    private void remember(List<Form.Control> controls) {
+        for (Form.Control control : controls) {
+            if (!firstSeen.containsKey(control.node())) firstSeen.put(control.node(), control.value()); // null too
+        }
+    }
+
+    /** The window's controls that show now, each remembered with the value it showed first. */
+    private List<Form.Control> remembered(Window window) {
+        try {
+            return Fx.call(() -> {
+                List<Form.Control> controls = Form.read(window.getScene().getRoot());
+                remember(controls);
+                return controls;
+            }, 10_000);
+        } catch (TimeoutException busy) {
+            throw new Failure("the window '" + title(window) + "' did not answer within 10 s");
+        }
+    }
+
+    private static String title(Window window) {
+        String title = window instanceof Stage stage ? stage.getTitle() : null;
+        return title == null ? "untitled" : title;
+    }
+
+    /** In a dry run: the picture of the window with the most controls to fill so far. */
+    private void picture(Window window, List<Form.Control> shown) {
+        int fields = 0;
+        for (Form.Control control : shown) if (!control.kind().equals("button")) fields++;
+        if (fields <= formPictureFields) return;
+        try {
+            formPicture = Fx.call(() -> Screen.png(window.getScene()), 10_000);
+            formPictureFields = fields;
+            formTitle = window instanceof Stage stage ? stage.getTitle() : null;
+        } catch (TimeoutException busy) {
+            throw new Failure("the window '" + title(window) + "' did not answer within 10 s");
+        }
+    }
+
+    /** After a known press: the board or a new window, waiting as long as it takes (the clock decides). */
+    private Object awaitNext(Set<Window> seen) throws InterruptedException {
+        long began = System.currentTimeMillis();
+        boolean noted = false;
+        while (true) {
+            Object next = look(seen);
+            if (next != null) return next;
+            if (!noted && System.currentTimeMillis() - began > STUCK_MS) {
+                // a program may move its bot before it shows its board: where it thinks
+                protocol.thinking(STUCK_MS / 1000 + " s after its start button, before its board showed");
+                noted = true;
+            }
+            closeAlerts();
+            Thread.sleep(POLL_MS);
+        }
+    }
+
+    /**
+     * After a press on trial: the board or a new window within {@link #TRIAL_MS}, or null;
+     * the alerts on the way closed, their words kept in {@code heard}. A press that the
+     * program answered otherwise (an alert, or values of {@code window}'s form changed from
+     * {@code before}, as a reset does) is given {@link #ANSWERED_MS} more, not the whole wait.
+     */
+    private Object tryNext(Set<Window> seen, List<String> heard, Window window, List<String> before) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + TRIAL_MS;
+        int said = heard.size();
+        while (System.currentTimeMillis() < deadline) {
+            Object next = look(seen);
+            if (next != null) return next;
+            if (deadline - System.currentTimeMillis() > ANSWERED_MS) {
+                List<String> now = values(window);
+                if (heard.size() > said || !trialErrors.isEmpty() || (before != null && now != null && !now.equals(before))) {
+                    deadline = System.currentTimeMillis() + ANSWERED_MS;
+                }
+            }
+            try {
+                heard.addAll(Fx.call(() -> {
+                    List<String> texts = new ArrayList<>();
+                    for (Screen.Alert alert : Screen.alerts()) {
+                        texts.add(alert.kind() + ": " + alert.text());
+                        Screen.close(alert);
+                    }
+                    return texts;
+                }, CALL_MS));
+            } catch (TimeoutException busy) {
+                // busy: look again
+            }
+            Thread.sleep(POLL_MS);
+        }
+        return null;
+    }
+
+    /** The values of {@code window}'s controls, or null while it is busy. */
+    private static List<String> values(Window window) {
+        try {
+            return Fx.call(() -> {
+                List<String> values = new ArrayList<>();
+                for (Form.Control control : Form.read(window.getScene().getRoot())) values.add(String.valueOf(control.value()));
+                return values;
+            }, CALL_MS);
+        } catch (TimeoutException busy) {
+            return null;
+        }
+    }
+
+    private static Object look(Set<Window> seen) {
+        try {
+            return Fx.call(() -> {
+                Button[][] cells = Screen.board();
+                if (cells != null) return cells;
+                return newWindow(seen);
+            }, CALL_MS);
+        } catch (TimeoutException busy) {
+            return null; // busy opening a window: look again
+        }
+    }
+
+    /** Close the alerts showing, keeping their text on standard error; an error alert fails. */
+    static void closeAlerts() {
+        try {
+            List<String> closed = Fx.call(() -> {
+                List<String> texts = new ArrayList<>();
+                for (Screen.Alert alert : Screen.alerts()) {
+                    texts.add(alert.kind() + ": " + alert.text());
+                    if (!alert.kind().equals("error")) Screen.close(alert);
+                }
+                return texts;
+            }, CALL_MS);
+            for (String text : closed) {
+                System.err.println("fxdriver: the program's alert, " + text);
+                if (text.startsWith("error:")) {
+                    throw new Failure("the program showed an error alert: " + text.substring(7));
+                }
+            }
+        } catch (TimeoutException busy) {
+            // busy: the next look closes them
+        }
+    }
+
+    /**
+     * The dry run's form, as base64 of its JSON: the title of the window pictured, the
+     * buttons pressed ({@code path}), why no way to the board was found ({@code stuck}), and
+     * every window's controls that showed on the way, each with its window's number and the
+     * value it showed first.
+     */
+    String form() {
+        StringBuilder out = new StringBuilder("{\"title\": ").append(Json.quote(formTitle)).append(", \"path\": [");
+        int pressed = 0;
+        for (Step step : steps) if (step.pressed() != null) out.append(pressed++ == 0 ? "" : ", ").append(Json.quote(step.pressed()));
+        out.append("], \"stuck\": ").append(Json.quote(stuck)).append(", \"controls\": [");
+        boolean any = false;
+        for (int k = 0; k < steps.size(); k++) {
+            for (Form.Control control : steps.get(k).controls()) {
+                out.append(any ? ",\n  " : "\n  ").append(control.json(k, firstSeen.get(control.node())));
+                any = true;
+            }
+        }
+        out.append("\n]}\n");
+        return Base64.getEncoder().encodeToString(out.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The dry run's picture of the window with the most controls to fill (PNG), or null. */
+    byte[] formPicture() {
+        return formPicture;
+    }
+}
