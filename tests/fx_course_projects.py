@@ -103,6 +103,12 @@ does not name the bot, beside the course window's ``End Game`` and ``Play New Ga
 (each ends the program here, so a press of either shows)."""
 """A program whose bot thinks for 30 s of CPU at its second move: its clock stops it."""
 
+FORGES = Shape("forges", hostile="forge")
+"""A program that speaks the engine protocol behind its window's back: at its bot's first
+three moves it sends ``bestmove a1`` (a square never empty, so a line heard is an illegal
+move) by each route a team's code in the driver's JVM might take (:data:`FORGE`), then
+plays its bot's move through its window."""
+
 ATTACKS = (
     Shape("no-window", hostile="no-window"),
     Shape("modal", hostile="modal"),
@@ -289,6 +295,7 @@ def _bot(shape: Shape, head: str) -> str:
         ),
         "no-window": "",
         "writes": "",
+        "forge": "if (moves <= 3) Forge.at(moves);",
         "modal": (
             "if (moves == 2) { javafx.stage.Stage s = new javafx.stage.Stage();"
             " s.initModality(javafx.stage.Modality.APPLICATION_MODAL);"
@@ -504,6 +511,75 @@ WRITES = """for (String where : new String[] {"/out", "/box", "/box/classes", ".
 besides its private ``/tmp``, throwing if one is written."""
 
 
+FORGE = """{head}import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+
+/** The engine protocol spoken behind the window's back: a move never on the board. */
+final class Forge {{
+    static final String LINE = "bestmove a1";
+
+    /** At the bot's move {{@code move}}: the JVM's own standard output, the driver's stream
+     * by reflection from the handler of uncaught exceptions, the protocol's descriptors by
+     * their names under /proc. */
+    static void at(int move) {{
+        try {{
+            switch (move) {{
+                case 1 -> {{
+                    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
+                    out.println(LINE);
+                    out.flush();
+                }}
+                case 2 -> reach(Thread.getDefaultUncaughtExceptionHandler(), 0);
+                default -> {{
+                    for (int fd = 0; fd <= 4; fd++) {{
+                        try (FileOutputStream out = new FileOutputStream("/proc/self/fd/" + fd)) {{
+                            out.write((LINE + "\\n").getBytes(StandardCharsets.UTF_8));
+                        }} catch (IOException | RuntimeException refused) {{
+                            System.err.println("forge: /proc/self/fd/" + fd + ": " + refused);
+                        }}
+                    }}
+                }}
+            }}
+        }} catch (RuntimeException refused) {{
+            System.err.println("forge at move " + move + ": " + refused);
+        }}
+        try {{
+            Thread.sleep(300); // the forged line first
+        }} catch (InterruptedException e) {{
+            Thread.currentThread().interrupt();
+        }}
+    }}
+
+    /** Every stream reachable from {{@code value}} by its fields, told the line. */
+    static void reach(Object value, int depth) {{
+        if (value == null || depth > 3) return;
+        if (value instanceof PrintStream stream) {{
+            stream.println(LINE);
+            stream.flush();
+            return;
+        }}
+        for (Class<?> type = value.getClass(); type != null && type != Object.class; type = type.getSuperclass()) {{
+            for (Field field : type.getDeclaredFields()) {{
+                if (Modifier.isStatic(field.getModifiers()) || field.getType().isPrimitive()) continue;
+                try {{
+                    field.setAccessible(true);
+                    reach(field.get(value), depth + 1);
+                }} catch (RuntimeException | IllegalAccessException refused) {{
+                    System.err.println("forge: " + field + ": " + refused);
+                }}
+            }}
+        }}
+    }}
+}}
+"""
+"""The ``forges`` program's routes to the protocol (:data:`FORGES`)."""
+
+
 def _main(shape: Shape, head: str, qualified: str) -> str:
     where = {
         "beside": '"InputFrame.fxml"',
@@ -559,6 +635,8 @@ def files(shape: Shape) -> dict[str, str]:
         folder + "Bot.java": _bot(shape, head),
         "README.md": f"# Adjacency ({shape.name})\n\nRun Main.\n",
     }
+    if shape.hostile == "forge":
+        out[folder + "Forge.java"] = FORGE.format(head=head)
     fxml = _fxml(shape, prefix + "InputController")
     if shape.fxml == "beside":
         out[folder + "InputFrame.fxml"] = fxml

@@ -39,6 +39,7 @@ from adjacency.sandbox import check
 from fx_course_projects import (
     ATTACKS,
     BOT_BUTTON,
+    FORGES,
     FORMS,
     HOSTILE,
     NEXT_BUTTON,
@@ -217,6 +218,18 @@ def test_a_program_that_breaks_loses_with_its_reason(workshop: Workshop, shape: 
     assert result.plies == 2, result.record
     for word in words:
         assert word in result.detail, result.detail
+
+
+def test_a_program_that_speaks_the_protocol_itself_is_not_heard(workshop: Workshop) -> None:
+    """Only the driver speaks: the program's ``bestmove a1`` (a square never empty) sent
+    by the JVM's own standard output, by the driver's stream reached by reflection from
+    the handler of uncaught exceptions, and by the protocol's descriptors under
+    ``/proc/self/fd``, at its bot's first three moves, is never heard: had one line
+    reached the protocol, the game would be lost there as an illegal move. Every move
+    credited is its bot's, as its window marked it."""
+    built = workshop.built(FORGES, dry=False)
+    result = play(built, "x")
+    check_moves(result, FORGES, "x", from_top=True)
 
 
 def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:

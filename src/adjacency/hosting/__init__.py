@@ -31,7 +31,8 @@ played by the server, always inside the sandbox (:mod:`adjacency.sandbox`).
 - :mod:`~adjacency.hosting.fx_build`, :mod:`~adjacency.hosting.fx_run`,
   :mod:`~adjacency.hosting.fx_recipe`: a course project's own JavaFX program, built
   untouched against Debian's OpenJFX and played through its own window by the driver
-  (``javafx/``: ``adjacency.fxdriver``, Java in the program's JVM, package data) under a
+  (``javafx/``: the module ``adjacency.fxdriver``, Java in the program's JVM, package
+  data, compiled once a process and kept apart from the team's classes) under a
   private Xvfb in the sandbox; its dry run reads the input window's form and draws it, and
   the recipe is the team's choice in that form (docs/javafx-driver.md).
 

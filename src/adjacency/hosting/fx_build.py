@@ -1,10 +1,14 @@
-"""A course project's own JavaFX program built as the student ran it: :func:`build_fx`.
+"""A course project's own JavaFX program built as the student ran it: :func:`build_fx`;
+and the driver that plays it, built once a process: :func:`driver_module`.
 
 The team's sources are compiled untouched by ``javac`` against Debian's OpenJFX
 (:data:`FX_MODULES`, ``--module-path`` with ``javafx.controls`` and ``javafx.fxml``),
-with no stand-in class of ours for the skeleton; the driver of :mod:`.fx_run` is compiled
-beside them in a package of its own (``adjacency.fxdriver``, package data next to this
-module). The program's resources (FXML, CSS, ``.properties``, images: :data:`RESOURCES`)
+with no stand-in class of ours for the skeleton. The driver of :mod:`.fx_run` is no part
+of the build: it is a named module of its own (``adjacency.fxdriver``, Java sources as
+package data next to this module), compiled once a process by :func:`driver_module` and
+put beside the build when the program runs, so that every build runs this server's driver
+and the team's classes, on the class path, can reach none of the driver's. The program's
+resources (FXML, CSS, ``.properties``, images: :data:`RESOURCES`)
 are copied by this process to a folder of their own, each under its path from its resource
 root, as an IDE puts them beside the classes: the roots are the sources' own roots (a
 file's folder less its package), ``src``, ``resources``, ``src/main/resources`` and the
@@ -13,17 +17,20 @@ the one class that extends ``Application`` (where several do, the one with a ``m
 
 ``javac`` runs in the sandbox (:func:`~.sandbox_build.javac`, as a course project's) with
 the kept files (:func:`write_program`: sources, resources, ``.iml`` files, manifests;
-written to a tree of the build folder) read-only, the driver's sources read-only at
-:data:`DRIVER`, and the class folder the only writable place: nothing of the team's is
-ever executed outside the sandbox.
+written to a tree of the build folder) read-only and the class folder the only writable
+place: nothing of the team's is ever executed outside the sandbox. The driver's module is
+compiled in the sandbox too, its sources read-only at :data:`DRIVER_SOURCES`.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
 import shutil
+import tempfile
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -41,8 +48,11 @@ FX_MODULES = "/usr/share/openjfx/lib"
 FX_ADD_MODULES = "javafx.controls,javafx.fxml"
 """The modules a course program uses (``javafx.graphics`` and ``javafx.base`` come with them)."""
 
-DRIVER = "/driver"
+DRIVER_SOURCES = "/driver"
 """Where the driver's sources are, read-only, in the compiler's sandbox."""
+
+DRIVER_MODULE = "adjacency.fxdriver"
+"""The driver's module: it exports and opens no package."""
 
 DRIVER_MAIN = "adjacency.fxdriver.Driver"
 """The driver's main class."""
@@ -78,8 +88,55 @@ class FxBuild:
 
 
 def driver_sources() -> Path:
-    """The folder of the driver's Java sources (package data)."""
+    """The folder of the driver's Java sources (package data): ``module-info.java`` and
+    the package ``adjacency/fxdriver/``."""
     return Path(__file__).resolve().parent / "javafx"
+
+
+_driver_lock = threading.Lock()
+_driver: Path | None = None
+
+
+def _remove(root: Path, owner: int) -> None:
+    """Remove the driver's folder ``root`` at the exit of the process ``owner`` that made
+    it (never at a forked child's)."""
+    if os.getpid() == owner:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def driver_module() -> Path:
+    """The driver's compiled module (an exploded module: ``module-info.class`` and its
+    package), compiled in the sandbox at the first call of this process into a folder of
+    its own (removed at the process's exit), readable by the sandbox's users.
+    :class:`~adjacency.hosting.java_build.BuildFailed` with ``javac``'s words where it does
+    not compile; :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox starts."""
+    global _driver
+    with _driver_lock:
+        if _driver is not None and _driver.is_dir():
+            return _driver
+        root = Path(tempfile.mkdtemp(prefix="adjacency-fxdriver-"))
+        owner = os.getpid()
+        atexit.register(_remove, root, owner)
+        os.chmod(root, 0o755)
+        module = root / "module"
+        module.mkdir()
+        sources = driver_sources()
+        inside = [
+            f"{DRIVER_SOURCES}/{p.relative_to(sources).as_posix()}"
+            for p in sorted(sources.rglob("*.java"))
+        ]
+        javac(
+            inside,
+            root,
+            module,
+            "sources.txt",
+            options=("--module-path", FX_MODULES),
+            binds={DRIVER_SOURCES: sources},
+        )
+        for path in [module, *module.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        _driver = module
+        return module
 
 
 def _package(text: str) -> str:
@@ -207,15 +264,11 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
     if not sources:
         raise BuildFailed("the project has no Java sources")
     main = main_class(tree, files)
-    driver = driver_sources()
-    inside = [
-        f"{DRIVER}/{p.relative_to(driver).as_posix()}" for p in sorted(driver.rglob("*.java"))
-    ]
-    inside += [f"{SUBMISSION}/{source}" for source in sources]
+    inside = [f"{SUBMISSION}/{source}" for source in sources]
     classes = folder / "classes"
     classes.mkdir()
     modules = ("--module-path", FX_MODULES, "--add-modules", FX_ADD_MODULES)
-    javac(inside, tree, classes, ".adjacency-sources", options=modules, binds={DRIVER: driver})
+    javac(inside, tree, classes, ".adjacency-sources", options=modules)
     resources = folder / "resources"
     resources.mkdir()
     resources.chmod(0o755)

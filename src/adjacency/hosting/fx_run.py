@@ -6,8 +6,12 @@ display and the program's JVM: a shell (:func:`command_line`) starts Xvfb with
 ``-nolisten tcp`` (no network in the sandbox anyway; its socket is in the sandbox's private
 ``/tmp``, its abstract socket in the sandbox's own network namespace), waits for it to say
 its display (``-displayfd``), then runs ``java`` with the driver
-(``adjacency.fxdriver.Driver``), which starts the team's main class in the same JVM and
-speaks the engine protocol on the sandbox's standard input and output. JavaFX draws in
+(``adjacency.fxdriver.Driver``, a named module read-only at :data:`DRIVER_PATH`:
+:func:`~.fx_build.driver_module`), which starts the team's main class (on the class path)
+in the same JVM and speaks the engine protocol on the sandbox's standard input and
+output. The JVM gets them as descriptors 3 and 4 only: its own standard output is the
+sandbox's standard error and its standard input is empty, so that what the team's code
+writes to the JVM's standard output never reaches the protocol. JavaFX draws in
 software (``prism.order=sw``); the JVM reads ``/etc/fonts`` besides what every sandbox
 binds of ``/etc``. The build folder is read-only at :data:`~adjacency.sandbox.SUBMISSION`.
 
@@ -24,6 +28,7 @@ import base64
 import json
 import shlex
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +40,7 @@ from ..protocol.client import EngineClient
 from ..protocol.transport import Transport
 from ..protocol.wire import BestMove, Info
 from ..sandbox import SUBMISSION, Limits, Reason, SandboxedProcess, run
-from .fx_build import DRIVER_MAIN, FX_ADD_MODULES, FX_MODULES, FxBuild
+from .fx_build import DRIVER_MAIN, DRIVER_MODULE, FX_ADD_MODULES, FX_MODULES, FxBuild, driver_module
 from .fx_recipe import Recipe
 from .java_build import BuildFailed
 from .picture import PictureRefused, clean_png
@@ -45,8 +50,33 @@ from .team_words import STDERR_HEAD
 XVFB = "/usr/bin/Xvfb"
 """Debian's virtual X server (package ``xvfb``)."""
 
-FX_BINDS = {"/etc/fonts": Path("/etc/fonts")}
-"""What more of the host the JVM's JavaFX reads, read-only: the fonts' configuration."""
+DRIVER_PATH = "/fxdriver"
+"""Where the driver's compiled module is, read-only, in a driven program's sandbox."""
+
+
+class _FxBinds(Mapping[str, Path]):
+    """What more of the host a driven program's sandbox binds, read-only: the fonts'
+    configuration, which JavaFX reads, and the driver's module at :data:`DRIVER_PATH`,
+    compiled at the first run of the process that asks (:func:`~.fx_build.driver_module`)."""
+
+    _FONTS = "/etc/fonts"
+
+    def __getitem__(self, key: str) -> Path:
+        if key == DRIVER_PATH:
+            return driver_module()
+        if key == self._FONTS:
+            return Path(self._FONTS)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter((self._FONTS, DRIVER_PATH))
+
+    def __len__(self) -> int:
+        return 2
+
+
+FX_BINDS: Mapping[str, Path] = _FxBinds()
+"""What more of the host a driven program's sandbox binds (:class:`_FxBinds`)."""
 
 FX_JVM_OPTIONS = (
     "-Xmx256m",
@@ -145,18 +175,26 @@ class Pictures:
 
 def command_line(main: str, driver_args: list[str]) -> list[str]:
     """The command inside the sandbox (the build folder at
-    :data:`~adjacency.sandbox.SUBMISSION`): the display, then the JVM with the driver
-    starting the program's class ``main``."""
+    :data:`~adjacency.sandbox.SUBMISSION`, the driver's module at :data:`DRIVER_PATH`):
+    the display, then the JVM with the driver starting the program's class ``main``, the
+    protocol on descriptors 3 (out) and 4 (in) and the JVM's standard output on standard
+    error (``--fds``; ``java.io`` opened to the driver alone, which names those
+    descriptors). The team's classes see the JDK's modules as a program on the class path
+    does (``ALL-DEFAULT``) and JavaFX's."""
     java = [
         JAVA,
         *FX_JVM_OPTIONS,
         "--module-path",
-        FX_MODULES,
+        f"{FX_MODULES}:{DRIVER_PATH}",
         "--add-modules",
-        FX_ADD_MODULES,
+        f"ALL-DEFAULT,{FX_ADD_MODULES}",
+        "--add-opens",
+        f"java.base/java.io={DRIVER_MODULE}",
         "-cp",
         f"{SUBMISSION}/classes:{SUBMISSION}/resources",
-        DRIVER_MAIN,
+        "-m",
+        f"{DRIVER_MODULE}/{DRIVER_MAIN}",
+        "--fds",
         *driver_args,
         "--",
         main,
@@ -167,7 +205,7 @@ def command_line(main: str, driver_args: list[str]) -> list[str]:
         "</dev/null >/dev/null 2>&1 & "
         "read number </tmp/display || exit 1; "
         'export DISPLAY=":$number"; '
-        f"exec {shlex.join(java)}"
+        f"exec {shlex.join(java)} 3>&1 4<&0 1>&2 0</dev/null"
     )
     return ["/bin/sh", "-c", script]
 
