@@ -151,6 +151,47 @@ class BotEntry:
         accepted = ", ".join(o.name for o in (*self.options, SEED))
         raise BotError(f"bot {self.name!r} has no option {quote(name)}; accepted: {accepted}")
 
+    def parse(self, rest: str, text: str) -> Spec:
+        """The spec of this bot whose text after the colon is ``rest`` (``text``, the whole
+        spec, is what errors quote): a raw bot's text unparsed, else every option checked."""
+        if self.raw:
+            if not rest.strip():
+                raise BotError(
+                    f"bot {self.name!r} needs text after the colon, e.g. '{self.name}:...'"
+                )
+            return Spec(self.name, {}, rest.strip())
+        options: dict[str, str] = {}
+        from_file: set[str] = set()
+        for index, item in enumerate(filter(None, (part.strip() for part in rest.split(",")))):
+            if item.startswith("@"):
+                for key, value in _options_file(item[1:], self).items():
+                    options[key] = value
+                    from_file.add(key)
+                continue
+            if index == 0 and self.positional and "=" not in item:
+                self.option(self.positional).parse(item, self.name)  # raises for a bad value
+                options[self.positional] = item
+                continue
+            key, eq, value = item.partition("=")
+            key = key.strip().lower()
+            if not eq or not key or not value.strip():
+                raise BotError(f"bot spec {quote(text)}: expected key=value, got {quote(item)}")
+            self.option(key)  # raises for unknown options
+            if key in options and key not in from_file:
+                raise BotError(f"bot spec {quote(text)}: option {quote(key)} given twice")
+            from_file.discard(key)
+            options[key] = value.strip()
+        return Spec(self.name, options, positional=self.positional)
+
+    def option_values(self, spec: Spec) -> dict[str, Any]:
+        """The typed values of every option of ``spec``, a spec of this bot (defaults filled
+        in), seed included."""
+        values: dict[str, Any] = {o.name: o.default for o in self.options}
+        values["seed"] = SEED.default
+        for key, text in spec.options.items():
+            values[key] = self.option(key).parse(text, spec.name)
+        return values
+
 
 _REGISTRY: dict[str, BotEntry] = {}
 
@@ -270,23 +311,35 @@ def _check_cap(bot: str, option: Option) -> None:
         )
 
 
-def entries() -> list[BotEntry]:
-    """Every registered bot, in registration order."""
-    from . import catalog  # noqa: F401  (imports every bot module)
-
+def all_registered() -> list[BotEntry]:
+    """The bots registered so far, in registration order; imports no bot module."""
     return list(_REGISTRY.values())
 
 
-def entry(name: str) -> BotEntry:
-    """The registered bot called ``name``; raise :class:`BotError` listing the names."""
-    from . import catalog  # noqa: F401
-
+def registered(name: str) -> BotEntry:
+    """The bot called ``name`` among those registered so far (a plugin's module is loaded
+    when ``name`` names one); raise :class:`BotError` listing the names. Imports no other bot
+    module: a bot module reads here, at call time, the bots it builds on."""
     _load_plugin(name)
     try:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(dict.fromkeys([*_REGISTRY, *_entry_points()]))
         raise BotError(f"unknown bot {quote(name)}; known bots: {known}") from None
+
+
+def entries() -> list[BotEntry]:
+    """Every registered bot, in registration order."""
+    from . import catalog  # noqa: F401  (imports every bot module)
+
+    return all_registered()
+
+
+def entry(name: str) -> BotEntry:
+    """The registered bot called ``name``; raise :class:`BotError` listing the names."""
+    from . import catalog  # noqa: F401
+
+    return registered(name)
 
 
 @dataclass(frozen=True)
@@ -318,35 +371,7 @@ def parse_spec(text: str) -> Spec:
             f"a bot spec must be a non-empty string like 'alphabeta:depth=6', got {quote(text)}"
         )
     name, _, rest = text.strip().partition(":")
-    found = entry(name.strip().lower())
-    if found.raw:
-        if not rest.strip():
-            raise BotError(
-                f"bot {found.name!r} needs text after the colon, e.g. '{found.name}:...'"
-            )
-        return Spec(found.name, {}, rest.strip())
-    options: dict[str, str] = {}
-    from_file: set[str] = set()
-    for index, item in enumerate(filter(None, (part.strip() for part in rest.split(",")))):
-        if item.startswith("@"):
-            for key, value in _options_file(item[1:], found).items():
-                options[key] = value
-                from_file.add(key)
-            continue
-        if index == 0 and found.positional and "=" not in item:
-            found.option(found.positional).parse(item, found.name)  # raises for a bad value
-            options[found.positional] = item
-            continue
-        key, eq, value = item.partition("=")
-        key = key.strip().lower()
-        if not eq or not key or not value.strip():
-            raise BotError(f"bot spec {quote(text)}: expected key=value, got {quote(item)}")
-        found.option(key)  # raises for unknown options
-        if key in options and key not in from_file:
-            raise BotError(f"bot spec {quote(text)}: option {quote(key)} given twice")
-        from_file.discard(key)
-        options[key] = value.strip()
-    return Spec(found.name, options, positional=found.positional)
+    return entry(name.strip().lower()).parse(rest, text)
 
 
 OPTIONS_FILE_LIMIT = 1 << 20
@@ -387,12 +412,7 @@ def _options_file(path: str, found: BotEntry) -> dict[str, str]:
 
 def option_values(spec: Spec) -> dict[str, Any]:
     """The typed values of every option of ``spec`` (defaults filled in), seed included."""
-    found = entry(spec.name)
-    values: dict[str, Any] = {o.name: o.default for o in found.options}
-    values["seed"] = SEED.default
-    for key, text in spec.options.items():
-        values[key] = found.option(key).parse(text, spec.name)
-    return values
+    return entry(spec.name).option_values(spec)
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
