@@ -108,7 +108,8 @@ def test_every_offered_bot_has_its_summary_and_options_in_the_catalogue(lang: st
     server offers has ``bot.<name>.summary`` and ``bot.<name>.option.<option>``, English
     as the registry says it (so a changed summary fails here until translated again)."""
     from adjacency.bots import BotError
-    from adjacency.bots.registry import entry, plugins
+    from adjacency.bots.lookup import entry
+    from adjacency.bots.registry import plugins
     from adjacency.web.routers.games import bots
 
     for plugin in plugins():  # a plug-in is offered once loaded: load every installed one,

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
 from .bots.base import DEFAULT_MOVE_TIME, Bot, BotError, Limit, Thinking
-from .bots.registry import SEED, Option, entry, make_bot, parse_spec
+from .bots.lookup import entry, make_bot, parse_spec
+from .bots.registry import SEED, Option
 from .core import Position
 from .core.errors import AdjacencyError
 from .core.text import quote

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from adjacency.bots import make_bot
 from adjacency.bots.engine_bot import BOT_OPTIONS, EngineBot, setting_option
-from adjacency.bots.registry import Option, entry, option_values, parse_spec
+from adjacency.bots.lookup import entry, option_values, parse_spec
+from adjacency.bots.registry import Option
 from adjacency.cli import build_parser
 from adjacency.cli.arguments import thread_count
 from adjacency.cli.engine_commands import SETTING_FLAGS, config_from_args

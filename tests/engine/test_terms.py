@@ -6,7 +6,7 @@ import pytest
 
 from adjacency.bots import make_bot
 from adjacency.bots.engine_bot import EngineBot
-from adjacency.bots.registry import entry
+from adjacency.bots.lookup import entry
 from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.config import TERMS

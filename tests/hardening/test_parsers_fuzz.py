@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from adjacency import Game, Position
 from adjacency.bots.external import parse_command_spec
-from adjacency.bots.registry import option_values, parse_spec
+from adjacency.bots.lookup import option_values, parse_spec
 from adjacency.core.board import board
 from adjacency.core.errors import AdjacencyError, InvalidRecordError
 from adjacency.core.record import (

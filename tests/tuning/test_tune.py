@@ -17,7 +17,7 @@ import pytest
 
 from adjacency.arena.schedule import RunSettings
 from adjacency.bots import BotError, make_bot
-from adjacency.bots.registry import parse_spec
+from adjacency.bots.lookup import parse_spec
 from adjacency.cli import main
 from adjacency.core.errors import InvalidSettingsError
 from adjacency.tuning.spsa import (

@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 
 from adjacency.bots import Bot, BotError
 from adjacency.bots.gate import check_shared as check_option_caps
-from adjacency.bots.registry import Option, entries, entry, register
+from adjacency.bots.lookup import entries, entry
+from adjacency.bots.registry import Option, register
 from adjacency.web import hints as hints_module
 from adjacency.web import turns as turns_module
 from adjacency.web.app import create_app

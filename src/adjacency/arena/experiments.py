@@ -132,7 +132,7 @@ def available_pairs(
 ) -> tuple[list[str], list[str]]:
     """The flattened pair list (A1 B1 A2 B2 ...) of matchups whose bots exist, and the skipped."""
     from ..bots import BotError
-    from ..bots.registry import parse_spec
+    from ..bots.lookup import parse_spec
 
     usable: dict[str, bool] = {}
     for role, spec in specs.items():

@@ -1,7 +1,8 @@
 """Bots: one interface, the registry of spec strings, and every algorithm."""
 
 from .base import DEFAULT_MOVE_TIME, Bot, BotError, BotFailure, Limit, Search, Thinking
-from .registry import BotEntry, Option, entries, make_bot, parse_spec
+from .lookup import entries, make_bot, parse_spec
+from .registry import BotEntry, Option
 
 __all__ = [
     "DEFAULT_MOVE_TIME",

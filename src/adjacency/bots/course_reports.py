@@ -23,7 +23,8 @@ import random
 from dataclasses import dataclass
 
 from .base import Bot
-from .registry import Option, entry, option_values, parse_spec, register
+from .lookup import entry, option_values, parse_spec
+from .registry import Option, register
 from .sequence_genetic import ReportGeneticSettings, SequenceGeneticBot
 
 ALGORITHMS = ("minimax", "localsearch", "genetic")

@@ -39,7 +39,7 @@ from typing import Any, Final, final
 
 from ..core.text import quote
 from .base import Bot, BotError
-from .registry import entry, make_bot, option_values, parse_spec
+from .lookup import entry, make_bot, option_values, parse_spec
 
 MAX_SPEC = 200
 """Characters of a spec the gate accepts (a built-in bot's spec is far shorter)."""
@@ -161,7 +161,7 @@ def check_shared(bot: str, values: Mapping[str, Any]) -> None:
     ``tt`` and the MCTS ``tree`` at 256 MB, populations, threads, time...) or, for a
     text option, not one of its ``Option.shared`` values (``book`` and ``patterns``
     would otherwise name files of the server). ``values`` are the typed values of
-    :func:`~adjacency.bots.registry.option_values`.
+    :func:`~adjacency.bots.lookup.option_values`.
     """
     for option in entry(bot).options:
         value = values.get(option.name)

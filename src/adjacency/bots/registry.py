@@ -12,15 +12,18 @@ with ``raw=True`` (the external-engine client ``cmd:...``, a user's Python class
 ``anneal:@tuned.json,seed=3``.
 
 Modules register their bots with :func:`register`; :mod:`adjacency.bots.catalog`
-imports them all, and :func:`make_bot` and :func:`entries` read the result. Plugin bots
-(:func:`plugins`) are declared by packaging entry points (:data:`PLUGIN_GROUP`) and
-registered when a spec first names them.
+imports them all, and :mod:`adjacency.bots.lookup` (``make_bot``, ``entries``,
+``parse_spec``) imports the catalog and reads the result. This module imports no bot
+module, so every bot module can import it: it holds the table, what a bot declares
+(:class:`Option`, :class:`BotEntry`), the checking of a spec against one bot
+(:meth:`BotEntry.parse`, :meth:`BotEntry.option_values`) and the bots registered so far
+(:func:`registered`). Plugin bots (:func:`plugins`) are declared by packaging entry points
+(:data:`PLUGIN_GROUP`) and registered when a spec first names them.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -222,7 +225,8 @@ class Plugin:
 
     @property
     def loaded(self) -> bool:
-        """True once its module registered it (then :func:`entries` lists it too)."""
+        """True once its module registered it (then
+        :func:`~adjacency.bots.lookup.entries` lists it too)."""
         return self.name in _REGISTRY
 
 
@@ -328,20 +332,6 @@ def registered(name: str) -> BotEntry:
         raise BotError(f"unknown bot {quote(name)}; known bots: {known}") from None
 
 
-def entries() -> list[BotEntry]:
-    """Every registered bot, in registration order."""
-    from . import catalog  # noqa: F401  (imports every bot module)
-
-    return all_registered()
-
-
-def entry(name: str) -> BotEntry:
-    """The registered bot called ``name``; raise :class:`BotError` listing the names."""
-    from . import catalog  # noqa: F401
-
-    return registered(name)
-
-
 @dataclass(frozen=True)
 class Spec:
     """A parsed spec string: the bot's name and its option values as text."""
@@ -362,16 +352,6 @@ class Spec:
             for k, v in sorted(self.options.items(), key=lambda kv: kv[0] != self.positional)
         ]
         return self.name + ":" + ",".join(items)
-
-
-def parse_spec(text: str) -> Spec:
-    """Split a spec string into name and options (checked against the registry)."""
-    if not isinstance(text, str) or not text.strip():
-        raise BotError(
-            f"a bot spec must be a non-empty string like 'alphabeta:depth=6', got {quote(text)}"
-        )
-    name, _, rest = text.strip().partition(":")
-    return entry(name.strip().lower()).parse(rest, text)
 
 
 OPTIONS_FILE_LIMIT = 1 << 20
@@ -408,31 +388,3 @@ def _options_file(path: str, found: BotEntry) -> dict[str, str]:
         option.parse(text, found.name)  # raises for a bad value
         options[option.name] = text
     return options
-
-
-def option_values(spec: Spec) -> dict[str, Any]:
-    """The typed values of every option of ``spec`` (defaults filled in), seed included."""
-    return entry(spec.name).option_values(spec)
-
-
-def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """Build a bot from a spec string such as ``"alphabeta:depth=6"``.
-
-    ``seed`` (if given) is used unless the spec sets its own. Raises
-    :class:`BotError` for an unknown bot or option or a bad value.
-    """
-    parsed = parse_spec(spec)
-    found = entry(parsed.name)
-    if found.raw and not found.seeded:
-        bot = found.factory(parsed.raw)
-    elif found.raw:
-        bot = found.factory(parsed.raw, rng=random.Random(seed))
-    else:
-        values = option_values(parsed)
-        chosen = values.pop("seed")
-        if chosen == -1 and seed is not None:
-            chosen = seed
-        rng = random.Random(None if chosen == -1 else chosen)
-        bot = found.factory(rng=rng, **values)
-    bot.spec = str(parsed)
-    return bot

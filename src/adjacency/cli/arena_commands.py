@@ -154,7 +154,7 @@ def _inline_files(spec: str) -> str:
     """``spec`` with its ``@FILE`` option values written out, so that workers on other
     machines need not have the file and the stored run says which values played."""
     from ..bots import BotError
-    from ..bots.registry import parse_spec
+    from ..bots.lookup import parse_spec
 
     if "@" not in spec:
         return spec

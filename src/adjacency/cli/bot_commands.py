@@ -12,7 +12,8 @@ from rich.table import Table
 
 from .. import DISTRIBUTION
 from ..bots import BotError, Limit, Thinking, entries, make_bot
-from ..bots.registry import entry, plugins
+from ..bots.lookup import entry
+from ..bots.registry import plugins
 from ..core import Position
 from .arguments import positive_int, seconds, whole_number
 from .terminal import make_console

@@ -41,7 +41,7 @@ from typing import Any
 from ..arena.games import GameResult, play_tasks
 from ..arena.schedule import GameTask, RunSettings, opening_for
 from ..bots.base import BotError
-from ..bots.registry import entry, parse_spec
+from ..bots.lookup import entry, parse_spec
 from ..core.errors import InvalidSettingsError
 from ..workers import Executor
 

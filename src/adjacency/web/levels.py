@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bots import BotError, parse_spec
-from ..bots.registry import entry
+from ..bots.lookup import entry
 
 
 @dataclass(frozen=True)

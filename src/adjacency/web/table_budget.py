@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 
 from ..bots import BotError
-from ..bots.registry import option_values, parse_spec
+from ..bots.lookup import option_values, parse_spec
 from ..serving.errors import TooMany
 
 TABLE_OPTIONS = ("tt", "tree")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ...bots import BotError, Limit
 from ...bots.gate import admit, build
-from ...bots.registry import entry
+from ...bots.lookup import entry
 from ...core import Position
 from ...workers import Executor, make_executor
 from ...workers import WorkerError as WorkerError  # re-exported: the one import site
