@@ -22,9 +22,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from . import gametree, local, minimax  # noqa: F401  (register the bots the presets name)
 from .base import Bot
-from .lookup import entry, option_values, parse_spec
-from .registry import Option, register
+from .registry import Option, register, registered
 from .sequence_genetic import ReportGeneticSettings, SequenceGeneticBot
 
 ALGORITHMS = ("minimax", "localsearch", "genetic")
@@ -120,11 +120,17 @@ def report_bot(name: str) -> ReportBot:
 
 
 def build_spec(spec: str, rng: random.Random) -> Bot:
-    """A bot from a spec of a general bot, drawing its randomness from ``rng``."""
-    parsed = parse_spec(spec)
-    values = option_values(parsed)
+    """A bot from a spec of a general bot, drawing its randomness from ``rng``.
+
+    The bot is read from the table as registered so far (the modules imported above
+    register every bot the presets name), not through :mod:`adjacency.bots.lookup`: this
+    module is one the catalog imports, so it must not import the catalog itself.
+    """
+    name, _, rest = spec.partition(":")
+    found = registered(name)
+    values = found.option_values(found.parse(rest, spec))
     values.pop("seed")
-    bot = entry(parsed.name).factory(rng=rng, **values)
+    bot = found.factory(rng=rng, **values)
     assert isinstance(bot, Bot)
     return bot
 
