@@ -1,6 +1,8 @@
 """Imports every module that registers bots, so the registry is complete.
 
-Each bot family adds its module here, one import per line.
+Each bot family adds its module here, one import per line. Only
+:mod:`adjacency.bots.lookup` imports this module; a bot module never does (this module
+imports it), and reads other bots through :func:`~adjacency.bots.registry.registered`.
 """
 # ruff: noqa: I001  (one import per line, in registration order, on purpose)
 
