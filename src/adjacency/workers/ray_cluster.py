@@ -80,6 +80,13 @@ def fingerprint() -> str:
     return f"{__version__}+{source_hash()}"
 
 
+def cpu_nodes(ray: ModuleType) -> list[dict[str, Any]]:
+    """The alive nodes that offer CPUs, from the node table (``ray.nodes()``) of the
+    cluster ``ray`` is connected to: each its ``NodeID``, ``NodeManagerAddress`` and
+    ``Resources`` (``CPU`` among them)."""
+    return [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU")]
+
+
 def _probe() -> tuple[str, Placement]:
     """The version probe run on each node."""
     return fingerprint(), Placement.here()
@@ -213,9 +220,7 @@ class RayExecutor(Executor):
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         probe = self.ray.remote(num_cpus=1, max_retries=0)(_probe)
-        nodes = [
-            n for n in self.ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU")
-        ]
+        nodes = cpu_nodes(self.ray)
         refs = {
             probe.options(
                 scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False)
