@@ -12,7 +12,7 @@ the latest accepted before the event's deadline
 
 The clock (:mod:`adjacency.hosting.move_clock`): a hosted side thinks on a core of its
 own (its sandbox held to one core, at most ``jobs`` sides computing at once:
-:attr:`HostedPlayers.jobs`; a move waiting for its slot is off the clock), so a move is
+:attr:`HostedPlayers.slots`; a move waiting for its slot is off the clock), so a move is
 judged by its own wall time, its clock's seconds plus a grace, and charged that less the
 grace, or the CPU its sandbox used since its previous move ended where that is more
 (thinking on the opponent's time is on its own clock). The sandbox's monitor ends a
@@ -79,11 +79,14 @@ class HostedSide:
     """One hosted side of one game in the league: the version it plays and its
     :class:`~adjacency.hosting.seat.Seat` (here, or on a Ray cluster's node), whose
     :meth:`open`, :meth:`move` and :meth:`close` block (each called in a worker thread),
-    and when its bot is ready (:attr:`opened`)."""
+    the :attr:`slots` its start and moves hold while they compute, and when its bot is
+    ready (:attr:`opened`)."""
 
-    def __init__(self, version: Version, runner: Seat) -> None:
+    def __init__(self, version: Version, runner: Seat, slots: Slots) -> None:
         self.version = version
         self.runner = runner
+        self.slots = slots
+        """The slots its start and moves compute in: the server's (``--hosted-jobs``)."""
         self.opened: asyncio.Future[None] | None = None
         """Done once the bot has started and shaken hands (its exception if it could not:
         :class:`~adjacency.bots.BotError` for the bot's own failure)."""
@@ -125,8 +128,8 @@ class HostedPlayers:
         """The games' actors on the Ray cluster (``executor`` ``ray``, once started)."""
         self.jobs_count = max(1, jobs or default_slots())
         self.slots = Slots(self.jobs_count)
-        """The slots of computing sides (:class:`~adjacency.hosting.slots.Slots`): hosted
-        moves and starts here, and the builder's builds and checks."""
+        """The server's slots of computing sides (:class:`~adjacency.hosting.slots.Slots`):
+        hosted moves and starts, and the builder's builds and checks."""
         self.pool = concurrent.futures.ThreadPoolExecutor(THREADS, "hosted")
         self.seats: dict[tuple[int, Color], HostedSide] = {}
         self.available = False
@@ -152,11 +155,6 @@ class HostedPlayers:
         self.unbuildable: dict[int, str] = {}
         """The versions that could not be built again here, with why (until a restart)."""
         self._rebuilds = threading.Lock()
-
-    @property
-    def jobs(self) -> Slots:
-        """The slots of hosted moves that compute at once (:attr:`slots`)."""
-        return self.slots
 
     def games_in_play(self) -> int:
         """The games with a hosted side in play now."""
@@ -252,16 +250,16 @@ class HostedPlayers:
 
     def sit(self, game_id: int, color: Color, version: Version) -> HostedSide:
         """Seat ``version`` at ``color`` of ``game_id`` and start its bot now, in a
-        thread (:attr:`HostedSide.opened` says when it is ready)."""
+        thread within a slot (:attr:`HostedSide.opened` says when it is ready)."""
         runner: Seat = (
             BotSeat(version.choice)
             if self.remote is None
             else self.remote.seat(game_id, color, version.choice)
         )
-        seat = HostedSide(version, runner)
+        seat = HostedSide(version, runner, self.slots)
         self.seats[(game_id, color)] = seat
         self.most_games = max(self.most_games, len({game for game, _ in self.seats}))
-        seat.opened = asyncio.ensure_future(self._compute(seat.open))
+        seat.opened = asyncio.ensure_future(self._compute(seat.slots, seat.open))
         seat.opened.add_done_callback(_quiet)
         return seat
 
@@ -272,9 +270,9 @@ class HostedPlayers:
         self.timings.append((answer.wall, answer.own, answer.cpu))
         return answer
 
-    async def _compute(self, work: Callable[[], None]) -> None:
-        """Run ``work`` (a seat's start) in a thread within a slot of :attr:`jobs`."""
-        async with self.jobs:
+    async def _compute(self, slots: Slots, work: Callable[[], None]) -> None:
+        """Run ``work`` (a seat's start) in a thread within a slot of ``slots``."""
+        async with slots:
             self.enter()
             try:
                 loop = asyncio.get_running_loop()

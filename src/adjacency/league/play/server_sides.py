@@ -8,8 +8,9 @@ Each move is computed off the event loop and handed to the games as any bot's an
 * every answer that comes back late (the game moved on or ended meanwhile:
   :meth:`Referee.current`) changes nothing;
 * a house bot that crashes loses by disconnection, with the error in the record;
-* a hosted side's clock runs only once its bot has started and a slot of
-  ``--hosted-jobs`` is free (a core of its own); each move is judged by its own wall
+* a hosted side's clock runs only once its bot has started and a slot of its seat's
+  (:attr:`.hosted.HostedSide.slots`, ``--hosted-jobs``) is free, a core of its own;
+  each move is judged by its own wall
   time and charged it less a grace, or its CPU time less the grace where that is more
   (:mod:`adjacency.hosting.move_clock`, :meth:`~adjacency.round.clock.Clock.charge`);
   it is waited for up to :func:`~adjacency.hosting.move_clock.ceiling`, and past that
@@ -180,9 +181,9 @@ class ServerSides:
             self.games.arrive(live, move)
 
     async def _hosted_move(self, live: LiveGame, version: int, seat: HostedSide) -> None:
-        """A hosted side's move: once its bot has started and a slot of
-        ``--hosted-jobs`` is free (off the clock until then), its clock runs, the move is
-        computed in the sandbox and charged (:meth:`_hosted_answer`).
+        """A hosted side's move: once its bot has started and a slot of its seat's
+        (:attr:`.hosted.HostedSide.slots`) is free (off the clock until then), its clock
+        runs, the move is computed in the sandbox and charged (:meth:`_hosted_answer`).
         A bot that could not start loses by disconnection with its reason; a failure of
         the server's own (no sandbox; the move's machinery raising) abandons the game
         without a result."""
@@ -205,7 +206,7 @@ class ServerSides:
                     live, ended("could-not-start", player=mover.name, error=str(exc))
                 )
             return
-        async with self.hosted.jobs:
+        async with seat.slots:
             if not self.games.current(live, version):
                 return
             self.hosted.enter()
