@@ -249,7 +249,8 @@ def main() -> None:
                         help="seconds a move (default 5, the course's)")  # fmt: skip
     parser.add_argument("--cpus", type=int, default=1, help="CPUs each node offers (default 1)")
     parser.add_argument("--hosted-jobs", type=int, default=None,
-                        help="moves computing at once (default: the server's cores)")  # fmt: skip
+                        help="the server's own builds and checks at once (default: its "
+                        "cores less one); each node has its own slots for games")  # fmt: skip
     parser.add_argument("--bound", type=float, default=7200.0,
                         help="seconds the event may take before the run fails")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON line")

@@ -45,8 +45,11 @@ HOSTED_JOBS = Option(
         "help": "how many teams' programs compute at once (hosted moves and starts, "
         "builds and checks), each on a core of its own; the others wait off their clocks, "
         "and games wait in the pairing (default: the machine's cores less one for the "
-        "server, at least one; here %(default)s)",
+        "server, at least one; here %(default)s); with --executor ray each node has its "
+        "own slots for its games (its CPUs less one), and this counts the server's builds "
+        "and checks",
     },
 )
 """How many teams' programs (hosted moves and starts, builds with their checks) compute
-at once: one per core, so each is judged by its wall time on a core of its own."""
+at once: one per core, so each is judged by its wall time on a core of its own (on a Ray
+cluster, the games' sides in their nodes' own slots)."""

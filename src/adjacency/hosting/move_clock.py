@@ -3,9 +3,9 @@
 
 A hosted program thinks on a core of its own: its sandbox is held to one core
 (:mod:`adjacency.sandbox.cgroup`) and the league lets no more sides compute at once than
-it has cores for (``--hosted-jobs``). So its wall time is its thinking time, as on the
-course's machines, where a program is given 5 s a move by the wall clock and many cut
-their own search by it. A move is judged so:
+it has cores for (``--hosted-jobs``; on a Ray cluster, each node's own slots). So its
+wall time is its thinking time, as on the course's machines, where a program is given
+5 s a move by the wall clock and many cut their own search by it. A move is judged so:
 
 - it may take its clock's seconds plus :data:`GRACE` of wall time of its own
   (:func:`wall_cap`): the grace is the driver's own work at each move of a program

@@ -1,13 +1,24 @@
-"""Hosted seats on a Ray cluster: a game's hosted sides on one node (:class:`RaySeats`).
+"""Hosted seats on a Ray cluster: a game's hosted sides on one node (:class:`RaySeats`),
+each node with its own slots (:class:`NodeSlots`).
 
 With the league's ``--executor ray``, each game with a hosted side gets one Ray actor,
-:class:`GameHost`, on a node of the cluster (spread over the nodes; never the head node
-when it offers no CPU). The server ships the built bot (its class folder as a zip, made
-once per build, :func:`pack`) with the first call; the actor unpacks it into a folder of
-its own on that node and runs the same :class:`~.seat.BotSeat` as the server runs
-locally: the same sandbox (bubblewrap, the uid pool of that machine), the same CPU-time
-charge and wall cap. Both sides of a game go to the game's one actor, so a game's
-sandboxed processes share one node; the actor and its folder end with the game.
+:class:`GameHost`, on a node of the cluster. The server ships the built bot (its class
+folder as a zip, made once per build, :func:`pack`) with the first call; the actor
+unpacks it into a folder of its own on that node and runs the same
+:class:`~.seat.BotSeat` as the server runs locally: the same sandbox (bubblewrap, the uid
+pool of that machine), the same CPU-time charge and wall cap. Both sides of a game go to
+the game's one actor, so a game's sandboxed processes share one node; the actor and its
+folder end with the game.
+
+Each node that offers CPUs has its own slots, counted as a machine's
+(:func:`~.slots.default_slots` of the CPUs it offers Ray: its cores less one for its own
+work, at least one), read from the cluster's node table at most every
+:data:`NODES_REFRESH` seconds, so a node that joins adds its slots and one that leaves
+takes them away. A game is placed on the node with the most free slots (a slot a game:
+:meth:`RaySeats.room` is how many more may start, and the league's pairing starts no
+more); each hosted move and start of a game placed there holds one of that node's
+:class:`~.slots.Slots` while it computes, so no more of its sides compute at once than it
+has slots, whatever the server's own ``--hosted-jobs``.
 
 A node that dies mid-game takes its game's hosted processes with it: the seat's next
 call answers with a disconnection (the bot lost by the node, said in its reason), never
@@ -18,11 +29,14 @@ league's games do not know where a seat runs.
 from __future__ import annotations
 
 import io
+import math
 import os
 import shutil
 import tempfile
 import threading
+import time
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -30,17 +44,55 @@ from ..bots import BotError
 from ..core.game import Termination
 from ..sandbox import Outcome, SandboxedProcess
 from ..workers.executor import ExecutorUnavailable, Placement
-from ..workers.ray_cluster import import_ray
+from ..workers.ray_cluster import cpu_nodes, import_ray
 from .player import Choice
 from .seat import Answer, BotSeat
-
-GAME_CPUS = 0.25
-"""The CPUs a game's actor reserves on its node: a hosted game mostly waits (for the
-other side, or for a slot of ``--hosted-jobs``), and the server's slots bound what
-computes at once; a fraction keeps actors off a head node that offers no CPU."""
+from .slots import Slots, default_slots
 
 CALLS = 4
 """Calls an actor serves at once: both sides starting, a move and the game's end."""
+
+NODES_REFRESH = 1.0
+"""Seconds between reads of the cluster's node table (nodes join and leave)."""
+
+
+def game_cpus(cpus: int) -> float:
+    """The CPUs a game's actor reserves in Ray's own accounting on a node of ``cpus``
+    CPUs: one, its slot's core, where the node keeps a core beside its slots, so that
+    Ray's other work there (the house bots' moves, a CPU each) has only the cores the
+    slots leave; none on a one-CPU node, whose one slot shares its one core."""
+    return 1.0 if cpus > default_slots(cpus) else 0.0
+
+
+@dataclass
+class NodeSlots:
+    """One node's share of the hosted games: its Ray id, the CPUs it offers, its
+    :attr:`slots` (:func:`~.slots.default_slots` of its CPUs; each hosted move and start
+    of a game placed there holds one while it computes), the games placed there now
+    (a slot each) and the most ever at once."""
+
+    node: str
+    cpus: int
+    slots: Slots
+    games: set[int] = field(default_factory=set)
+    most_games: int = 0
+
+    @property
+    def free(self) -> int:
+        """How many more games it takes now (below zero where games were placed past its
+        slots, which the pairing never does)."""
+        return self.slots.count - len(self.games)
+
+
+@dataclass
+class Host:
+    """A game's actor (``None`` where no node could take it), the colours seated in it,
+    the node it was placed on and the slots its sides compute in."""
+
+    handle: Any
+    colors: set[str]
+    node: NodeSlots | None
+    slots: Slots
 
 
 def pack(classes: Path) -> bytes:
@@ -118,10 +170,14 @@ class GameHost:
 
 class RemoteSeat:
     """One hosted side whose :class:`~.seat.BotSeat` runs in its game's actor: a
-    :class:`~.seat.Seat` (each method blocks until the node answers)."""
+    :class:`~.seat.Seat` (each method blocks until the node answers); :attr:`slots` are
+    its node's, which its moves and its start hold while they compute."""
 
-    def __init__(self, seats: RaySeats, game_id: int, color: str, choice: Choice) -> None:
+    def __init__(
+        self, seats: RaySeats, game_id: int, color: str, choice: Choice, slots: Slots
+    ) -> None:
         self.seats, self.game_id, self.color, self.choice = seats, game_id, color, choice
+        self.slots = slots
         self.closed = False
         self._ended = False
 
@@ -132,7 +188,8 @@ class RemoteSeat:
 
     def open(self) -> None:
         """Ship the build and start the bot on the game's node; ``BotError`` if it
-        cannot (the bot's own failure, or the node's)."""
+        cannot (the bot's own failure, or the node's), :class:`ExecutorUnavailable`
+        where no node could take its game."""
         build = self.seats.build(self.choice.classes)
         choice = self.choice
         self.seats.call(
@@ -163,27 +220,84 @@ class RemoteSeat:
 
 class RaySeats:
     """The games' actors on the Ray cluster this process is connected to (the league's
-    ``--executor ray`` connects it before the first game)."""
+    ``--executor ray`` connects it before the first game), placed by the nodes' own
+    slots (:attr:`nodes`)."""
 
     def __init__(self) -> None:
         ray = import_ray()
         if not ray.is_initialized():
             raise ExecutorUnavailable("hosted bots on Ray need the server's Ray runtime")
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
         self.ray = ray
-        self.actor = ray.remote(num_cpus=GAME_CPUS, max_concurrency=CALLS, max_restarts=0)(GameHost)
-        self.hosts: dict[int, tuple[Any, set[str]]] = {}
+        self.on_node = NodeAffinitySchedulingStrategy
+        self.actor = ray.remote(max_concurrency=CALLS, max_restarts=0)(GameHost)
+        self.hosts: dict[int, Host] = {}
+        self.nodes: dict[str, NodeSlots] = {}
+        """The alive nodes that offer CPUs, by Ray id, as last read (:meth:`refresh`)."""
         self.builds: dict[Path, bytes] = {}
         self.lock = threading.Lock()
+        self._nodes_read = -math.inf
+
+    def refresh(self, now: bool = False) -> None:
+        """Read the cluster's node table again where it was last read
+        :data:`NODES_REFRESH` seconds ago or more (``now``: in any case): a node that
+        joined offers its slots from here on, one that left is forgotten (its games end
+        with it). A table that cannot be read (the cluster's head unreachable for now)
+        leaves the last one as it was."""
+        if not now and time.monotonic() - self._nodes_read < NODES_REFRESH:
+            return
+        try:
+            listed = cpu_nodes(self.ray)
+        except Exception:
+            return
+        self._nodes_read = time.monotonic()
+        cpus = {n["NodeID"]: int(n["Resources"]["CPU"]) for n in listed}
+        with self.lock:
+            self.nodes = {
+                node: self.nodes.get(node) or NodeSlots(node, count, Slots(default_slots(count)))
+                for node, count in cpus.items()
+                if count >= 1
+            }
+
+    def room(self) -> int:
+        """How many more games with a hosted side may start now: the free slots of the
+        nodes, a game a slot (the league's pairing starts no more)."""
+        self.refresh()
+        with self.lock:
+            return sum(max(0, node.free) for node in self.nodes.values())
+
+    def _place(self, game_id: int) -> NodeSlots | None:
+        """The node ``game_id`` goes to (the one with the most free slots; ``None``
+        where the cluster offers no CPU), which counts it from now (under :attr:`lock`)."""
+        if not self.nodes:
+            return None
+        node = max(self.nodes.values(), key=lambda n: n.free)
+        node.games.add(game_id)
+        node.most_games = max(node.most_games, len(node.games))
+        return node
 
     def seat(self, game_id: int, color: str, choice: Choice) -> RemoteSeat:
-        """``color``'s seat of ``game_id`` in the game's actor (made with its first seat)."""
+        """``color``'s seat of ``game_id`` in the game's actor, made with its first seat on
+        the node with the most free slots (:meth:`_place`)."""
+        if not self.nodes:
+            self.refresh(now=True)
         with self.lock:
-            handle, colors = self.hosts.get(game_id, (None, set()))
-            if handle is None:
-                handle = self.actor.options(scheduling_strategy="SPREAD").remote()
-            colors.add(color)
-            self.hosts[game_id] = (handle, colors)
-        return RemoteSeat(self, game_id, color, choice)
+            host = self.hosts.get(game_id)
+            if host is None:
+                node = self._place(game_id)
+                handle = (
+                    None
+                    if node is None
+                    else self.actor.options(
+                        num_cpus=game_cpus(node.cpus),
+                        scheduling_strategy=self.on_node(node.node, soft=False),
+                    ).remote()
+                )
+                host = Host(handle, set(), node, Slots(1) if node is None else node.slots)
+                self.hosts[game_id] = host
+            host.colors.add(color)
+        return RemoteSeat(self, game_id, color, choice, host.slots)
 
     def build(self, classes: Path) -> bytes:
         """The class folder's zip, made once per build."""
@@ -197,13 +311,17 @@ class RaySeats:
 
     def call(self, game_id: int, method: str, *args: Any) -> Any:
         """``method`` of the game's actor, waited for; the bot's own ``BotError`` as it
-        is, any failure of the node or the actor as a ``BotError`` naming it."""
+        is, any failure of the node or the actor as a ``BotError`` naming it;
+        :class:`ExecutorUnavailable` where no node could take the game (the server's
+        failure, not the bot's)."""
         with self.lock:
-            handle = self.hosts.get(game_id, (None, set()))[0]
-        if handle is None:
+            host = self.hosts.get(game_id)
+        if host is None:
             raise BotError("its game has ended")
+        if host.handle is None:
+            raise ExecutorUnavailable("no node of the Ray cluster offers a CPU for its game")
         try:
-            return self.ray.get(getattr(handle, method).remote(*args))
+            return self.ray.get(getattr(host.handle, method).remote(*args))
         except self.ray.exceptions.RayTaskError as exc:
             cause = getattr(exc, "cause", None)
             if isinstance(cause, BotError):
@@ -213,32 +331,42 @@ class RaySeats:
             raise BotError(f"the node running it was lost: {_first_line(exc)}") from None
 
     def placement(self, game_id: int) -> Placement | None:
-        """Where ``game_id``'s hosted sides run (``None`` once it has ended)."""
+        """Where ``game_id``'s hosted sides run (``None`` once it has ended, or where no
+        node took it)."""
         with self.lock:
-            handle = self.hosts.get(game_id, (None, set()))[0]
-        return None if handle is None else self.ray.get(handle.placement.remote())
+            host = self.hosts.get(game_id)
+        if host is None or host.handle is None:
+            return None
+        where: Placement = self.ray.get(host.handle.placement.remote())
+        return where
 
     def release(self, game_id: int, color: str) -> Outcome | None:
         """``color``'s seat has closed: end its process (how it ended); with the game's
-        last seat, end the actor (its processes and folder)."""
+        last seat, end the actor (its processes and folder), and then the game's slot on
+        its node is free."""
         with self.lock:
-            handle, colors = self.hosts.get(game_id, (None, set()))
-            colors.discard(color)
-            last = handle is not None and not colors
+            host = self.hosts.get(game_id)
+            if host is None:
+                return None
+            host.colors.discard(color)
+            last = not host.colors
             if last:
                 del self.hosts[game_id]
-        if handle is None:
-            return None
         outcome: Outcome | None = None
         try:
-            outcome = self.ray.get(handle.close.remote(color))
-            if last:
-                self.ray.get(handle.end.remote())
+            if host.handle is not None:
+                outcome = self.ray.get(host.handle.close.remote(color))
+                if last:
+                    self.ray.get(host.handle.end.remote())
         except self.ray.exceptions.RayError:
             pass  # the node is gone, and its processes with it
         finally:
             if last:
-                self.ray.kill(handle)
+                if host.handle is not None:
+                    self.ray.kill(host.handle)
+                with self.lock:
+                    if host.node is not None:
+                        host.node.games.discard(game_id)
         return outcome
 
     def stop(self) -> None:

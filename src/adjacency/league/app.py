@@ -94,7 +94,9 @@ def create_app(
     accepted versions (:mod:`.play.hosted`; not with ``hosted_games`` off, where uploads are only
     built and checked), at most ``hosted_jobs`` sides computing at once, builds and
     checks counted (``None``: the machine's cores less the server's own,
-    :func:`~adjacency.hosting.slots.default_slots`) and as many builds at once at most
+    :func:`~adjacency.hosting.slots.default_slots`; with ``executor`` ``ray`` the games'
+    sides compute in their nodes' own slots instead, :mod:`~adjacency.hosting.ray_seats`)
+    and as many builds at once at most
     (``build_jobs``, default
     :func:`.builder.build_jobs`); ``ray_address``: with ``executor`` ``ray``, the cluster to join
     (``HOST:PORT`` of ``ray start --head``; ``None``: a private runtime on this machine)."""

@@ -111,7 +111,9 @@ def serve(
     taken before the league file is created), else one is bound here;
     ``uvicorn_log_level``: what uvicorn's own loggers write (the league's own log is
     :func:`~adjacency.serving.logs.configure_logging`'s); ``hosted_jobs``: how many
-    hosted bots' moves compute at once (``None``: the machine's cores); ``ray_address``:
+    hosted bots' moves compute at once (``None``: the machine's cores less one; with
+    ``executor`` ``ray``, the server's own builds and checks, each node of the cluster
+    having its own slots for its games); ``ray_address``:
     with ``executor`` ``ray``, the Ray cluster to join (``None``: a private runtime)."""
     import uvicorn
 

@@ -12,7 +12,8 @@ the latest accepted before the event's deadline
 
 The clock (:mod:`adjacency.hosting.move_clock`): a hosted side thinks on a core of its
 own (its sandbox held to one core, at most ``jobs`` sides computing at once:
-:attr:`HostedPlayers.slots`; a move waiting for its slot is off the clock), so a move is
+:attr:`HostedPlayers.slots`, or on a Ray cluster its game's node's own slots,
+:mod:`adjacency.hosting.ray_seats`; a move waiting for its slot is off the clock), so a move is
 judged by its own wall time, its clock's seconds plus a grace, and charged that less the
 grace, or the CPU its sandbox used since its previous move ended where that is more
 (thinking on the opponent's time is on its own clock). The sandbox's monitor ends a
@@ -86,7 +87,8 @@ class HostedSide:
         self.version = version
         self.runner = runner
         self.slots = slots
-        """The slots its start and moves compute in: the server's (``--hosted-jobs``)."""
+        """The slots of the machine it computes on: the server's (``--hosted-jobs``), or
+        its game's node's on a Ray cluster (:class:`~adjacency.hosting.ray_seats.NodeSlots`)."""
         self.opened: asyncio.Future[None] | None = None
         """Done once the bot has started and shaken hands (its exception if it could not:
         :class:`~adjacency.bots.BotError` for the bot's own failure)."""
@@ -129,13 +131,15 @@ class HostedPlayers:
         self.jobs_count = max(1, jobs or default_slots())
         self.slots = Slots(self.jobs_count)
         """The server's slots of computing sides (:class:`~adjacency.hosting.slots.Slots`):
-        hosted moves and starts, and the builder's builds and checks."""
+        hosted moves and starts here, and the builder's builds and checks (on a Ray
+        cluster a game's sides compute in its node's own slots instead)."""
         self.pool = concurrent.futures.ThreadPoolExecutor(THREADS, "hosted")
         self.seats: dict[tuple[int, Color], HostedSide] = {}
         self.available = False
         """Whether the sandbox starts here (:meth:`start`): without it nobody is hosted."""
         self.computing = 0
-        """Hosted moves and starts computing now (at most :attr:`jobs_count`)."""
+        """Hosted moves and starts computing now (at most :attr:`jobs_count`, or on a Ray
+        cluster the nodes' slots together)."""
         self.most_computing = 0
         """The most that ever computed at once (what ``--hosted-jobs`` bounds)."""
         self.most_games = 0
@@ -163,7 +167,10 @@ class HostedPlayers:
     def room(self) -> int:
         """How many more games with a hosted side may start now: one a slot, so that a
         game's side whose move is due finds a core without waiting on other games'
-        (the scheduler leaves the others in the pairing)."""
+        (the scheduler leaves the others in the pairing). The server's slots, or on a
+        Ray cluster the nodes' own (:meth:`~adjacency.hosting.ray_seats.RaySeats.room`)."""
+        if self.remote is not None:
+            return self.remote.room()
         return max(0, self.jobs_count - self.games_in_play())
 
     def start(self) -> None:
@@ -250,13 +257,13 @@ class HostedPlayers:
 
     def sit(self, game_id: int, color: Color, version: Version) -> HostedSide:
         """Seat ``version`` at ``color`` of ``game_id`` and start its bot now, in a
-        thread within a slot (:attr:`HostedSide.opened` says when it is ready)."""
-        runner: Seat = (
-            BotSeat(version.choice)
-            if self.remote is None
-            else self.remote.seat(game_id, color, version.choice)
-        )
-        seat = HostedSide(version, runner, self.slots)
+        thread within a slot (:attr:`HostedSide.opened` says when it is ready); on a Ray
+        cluster, on its game's node, in that node's slots."""
+        if self.remote is None:
+            seat = HostedSide(version, BotSeat(version.choice), self.slots)
+        else:
+            runner = self.remote.seat(game_id, color, version.choice)
+            seat = HostedSide(version, runner, runner.slots)
         self.seats[(game_id, color)] = seat
         self.most_games = max(self.most_games, len({game for game, _ in self.seats}))
         seat.opened = asyncio.ensure_future(self._compute(seat.slots, seat.open))

@@ -10,9 +10,10 @@ At every wake-up (a game ended, a member connected or was added) or tick, a pass
    then new colour-swapped pairs, each taking the league's next opening in turn.
 
 A game with a hosted side starts only while the games with one in play are fewer than
-the server's slots (:meth:`.hosted.HostedPlayers.room`): its program is judged by its
-wall time on a core of its own, so a game past the slots waits in the pairing rather
-than start and wait for a core.
+the slots (:meth:`.hosted.HostedPlayers.room`: the server's, or on a Ray cluster the
+free ones of its nodes, each node its own): its program is judged by its wall time on a
+core of its own, so a game past the slots waits in the pairing rather than start and
+wait for a core.
 
 Contract, in the server's event loop (one thread, no locks): a pass reads only the
 members it may pair (never every member: a league with 25,000 people must not cost

@@ -9,8 +9,8 @@ Each move is computed off the event loop and handed to the games as any bot's an
   :meth:`Referee.current`) changes nothing;
 * a house bot that crashes loses by disconnection, with the error in the record;
 * a hosted side's clock runs only once its bot has started and a slot of its seat's
-  (:attr:`.hosted.HostedSide.slots`, ``--hosted-jobs``) is free, a core of its own;
-  each move is judged by its own wall
+  (:attr:`.hosted.HostedSide.slots`: ``--hosted-jobs``, or on a Ray cluster its game's
+  node's own) is free, a core of its own; each move is judged by its own wall
   time and charged it less a grace, or its CPU time less the grace where that is more
   (:mod:`adjacency.hosting.move_clock`, :meth:`~adjacency.round.clock.Clock.charge`);
   it is waited for up to :func:`~adjacency.hosting.move_clock.ceiling`, and past that
