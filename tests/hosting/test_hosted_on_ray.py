@@ -97,8 +97,10 @@ def test_a_worker_node_killed_mid_game_ends_that_game_with_the_reason_and_play_g
     """Two hosted teams (no house bot), so every game has both sides in one actor on one
     node; that node is killed (its raylet and workers, SIGKILL) while a game is in play:
     the game ends by disconnection naming the lost node, the sandbox of both sides goes
-    with the node, and the next game plays to its end on the node that is left. A fresh
-    node takes the killed one's place for the session's other Ray tests."""
+    with the node, the node's slots are gone at once (while Ray's table still lists it
+    for a while, no game is placed there to be lost), and the next games play to their
+    end on the node that is left. A fresh node takes the killed one's place for the
+    session's other Ray tests."""
     import ray
 
     league = folder / "league.db"
@@ -133,14 +135,19 @@ def test_a_worker_node_killed_mid_game_ends_that_game_with_the_reason_and_play_g
             assert game.termination == "disconnection", (game.termination, game.detail)
             assert "node" in game.detail and ("lost" in game.detail or "failed" in game.detail)
             assert game.detail.startswith(("team1 ", "team2 ")), game.detail
+            assert where.node not in remote.nodes  # its slots gone with its game
 
-            # The server plays on: a later game ends on the board, on the node left.
-            def next_game() -> StoredGame | None:
+            # The server plays on: a later game ends on the board, on the node left, and
+            # none before it is lost on the dead node.
+            def next_games() -> list[StoredGame] | None:
                 with LeagueStore(league, create=False) as store:
                     later = [g for g in store.games.games(status="finished") if g.id > game_id]
-                return next((g for g in later if g.termination == "normal"), None)
+                return later if any(g.termination == "normal" for g in later) else None
 
-            wait_until(next_game, 55, "a later game to end on the board")
+            later = wait_until(next_games, 55, "a later game to end on the board")
+            assert all(g.termination == "normal" for g in later), [
+                (g.id, g.termination, g.detail) for g in later
+            ]
         finally:
             ray_cluster.add_node(num_cpus=1, object_store_memory=80 * 1024 * 1024)
             ray_cluster.wait_for_nodes()

@@ -55,6 +55,11 @@ CALLS = 4
 NODES_REFRESH = 1.0
 """Seconds between reads of the cluster's node table (nodes join and leave)."""
 
+LOST_WAIT = 60.0
+"""Seconds a node whose game's actor was lost takes no new game, whatever the node table
+says: Ray's table lists a node that died for up to half a minute, and a game placed
+there meanwhile would be lost by its team."""
+
 
 def game_cpus(cpus: int) -> float:
     """The CPUs a game's actor reserves in Ray's own accounting on a node of ``cpus``
@@ -235,6 +240,9 @@ class RaySeats:
         self.hosts: dict[int, Host] = {}
         self.nodes: dict[str, NodeSlots] = {}
         """The alive nodes that offer CPUs, by Ray id, as last read (:meth:`refresh`)."""
+        self.lost: dict[str, tuple[float, NodeSlots]] = {}
+        """The nodes whose games' actors were lost, by Ray id: until when they take no new
+        game, and their slots (a node that was not gone after all gets them back)."""
         self.builds: dict[Path, bytes] = {}
         self.lock = threading.Lock()
         self._nodes_read = -math.inf
@@ -243,22 +251,36 @@ class RaySeats:
         """Read the cluster's node table again where it was last read
         :data:`NODES_REFRESH` seconds ago or more (``now``: in any case): a node that
         joined offers its slots from here on, one that left is forgotten (its games end
-        with it). A table that cannot be read (the cluster's head unreachable for now)
-        leaves the last one as it was."""
+        with it), and so is one lost less than :data:`LOST_WAIT` seconds ago
+        (:meth:`lose`). A table that cannot be read (the cluster's head unreachable for
+        now) leaves the last one as it was."""
         if not now and time.monotonic() - self._nodes_read < NODES_REFRESH:
             return
         try:
             listed = cpu_nodes(self.ray)
         except Exception:
             return
-        self._nodes_read = time.monotonic()
+        self._nodes_read = clock = time.monotonic()
         cpus = {n["NodeID"]: int(n["Resources"]["CPU"]) for n in listed}
         with self.lock:
+            self.lost = {node: lost for node, lost in self.lost.items() if node in cpus}
+            back = {node: slots for node, (until, slots) in self.lost.items() if until <= clock}
+            for node in back:
+                del self.lost[node]
+            known = {**self.nodes, **back}
             self.nodes = {
-                node: self.nodes.get(node) or NodeSlots(node, count, Slots(default_slots(count)))
+                node: known.get(node) or NodeSlots(node, count, Slots(default_slots(count)))
                 for node, count in cpus.items()
-                if count >= 1
+                if count >= 1 and node not in self.lost
             }
+
+    def lose(self, node: NodeSlots) -> None:
+        """A game's actor on ``node`` was lost (its node died, most likely): the node
+        takes no new game for :data:`LOST_WAIT` seconds, by when Ray's table says
+        whether it is gone; its slots are kept for its games until then."""
+        with self.lock:
+            self.nodes.pop(node.node, None)
+            self.lost[node.node] = (time.monotonic() + LOST_WAIT, node)
 
     def room(self) -> int:
         """How many more games with a hosted side may start now: the free slots of the
@@ -328,6 +350,8 @@ class RaySeats:
                 raise BotError(str(cause)) from None
             raise BotError(f"its node failed: {_first_line(exc)}") from None
         except self.ray.exceptions.RayError as exc:
+            if host.node is not None:
+                self.lose(host.node)
             raise BotError(f"the node running it was lost: {_first_line(exc)}") from None
 
     def placement(self, game_id: int) -> Placement | None:
