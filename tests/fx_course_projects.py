@@ -530,7 +530,8 @@ final class Forge {{
         try {{
             switch (move) {{
                 case 1 -> {{
-                    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
+                    FileOutputStream own = new FileOutputStream(FileDescriptor.out);
+                    PrintStream out = new PrintStream(own, true);
                     out.println(LINE);
                     out.flush();
                 }}
@@ -563,9 +564,11 @@ final class Forge {{
             stream.flush();
             return;
         }}
-        for (Class<?> type = value.getClass(); type != null && type != Object.class; type = type.getSuperclass()) {{
+        Class<?> type = value.getClass();
+        for (; type != null && type != Object.class; type = type.getSuperclass()) {{
             for (Field field : type.getDeclaredFields()) {{
-                if (Modifier.isStatic(field.getModifiers()) || field.getType().isPrimitive()) continue;
+                int modifiers = field.getModifiers();
+                if (Modifier.isStatic(modifiers) || field.getType().isPrimitive()) continue;
                 try {{
                     field.setAccessible(true);
                     reach(field.get(value), depth + 1);

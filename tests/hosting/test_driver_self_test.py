@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.core import Position
+from adjacency.core.fen import Color
 from adjacency.hosting.fx_build import driver_sources
 from adjacency.hosting.fx_recipe import plain
 
@@ -73,7 +74,8 @@ def test_the_driver_reads_positions_as_the_server_plays_them(classes: Path) -> N
     commands: list[str] = []
     wanted: list[str] = []
     for _ in range(300):
-        rounds, first = draw.randint(2, 28), draw.choice("xo")
+        rounds = draw.randint(2, 28)
+        first: Color = draw.choice(("x", "o"))
         position = Position.start(8, 8, rounds, first)
         moves = []
         for _ in range(draw.randint(0, 2 * rounds)):
