@@ -7,15 +7,19 @@ second starved game of the same leg is drawn by the league's rule, stored and to
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import cast
 
 from adjacency.core.game import Termination
 from adjacency.hosting.seat import Answer
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.pairing import key
 from adjacency.league.play.hall import Hall
+from adjacency.league.play.house import HousePlayers
 from adjacency.league.play.live import LiveGame
 from adjacency.league.play.replays import BACKOFF, Replays
+from adjacency.serving.details import ended
 from hall_helpers import connect, run
 
 STARVED = Answer(
@@ -85,5 +89,66 @@ def test_a_starved_pair_waits_its_back_off_and_a_second_starved_game_is_drawn(
         assert hall.games.replays.waiting(pair or 0)
         now[0] += BACKOFF
         assert not hall.games.replays.waiting(pair or 0)
+
+    run(scenario, tmp_path)
+
+
+def test_a_leg_starved_before_a_restart_is_decided_at_its_next_starved_game(
+    tmp_path: Path,
+) -> None:
+    """The count of a leg's starved games is the store's: a server started again after
+    a leg's first starved game draws its second, as the first server would have."""
+    seen: dict[str, object] = {}
+
+    async def before(store: LeagueStore, hall: Hall) -> None:
+        bots = [store.members.add_member(name, "bot")[0] for name in ("a", "b")]
+        for bot in bots:
+            connect(hall, bot)
+        (starved,) = hall.scheduler.pair()
+        _starve(hall, starved)
+        seen.update(pair=starved.pair_id, leg=starved.leg, ids=[b.id for b in bots])
+        assert hall.games.replays.legs_starved(starved.pair_id or 0, starved.leg) == 1
+
+    run(before, tmp_path)
+
+    async def after() -> None:
+        store = LeagueStore(tmp_path / "league.db")
+        hall = Hall(store, HousePlayers())
+        try:
+            pair, leg = cast(int, seen["pair"]), cast(int, seen["leg"])
+            assert hall.games.replays.legs_starved(pair, leg) == 1
+            for member in store.members.members():
+                connect(hall, member)
+            (replayed,) = hall.scheduler.pair()
+            assert (replayed.pair_id, replayed.leg) == (pair, leg)
+            _starve(hall, replayed)
+            (decided,) = [g for g in store.games.games(status="finished") if g.id == replayed.id]
+            assert decided.result == "draw" and "second time" in decided.detail
+        finally:
+            await hall.stop()
+            store.close()
+
+    asyncio.run(after())
+
+
+def test_only_the_starved_games_of_legs_still_to_play_are_counted(tmp_path: Path) -> None:
+    """A leg played since its starved game, and an abort of another kind, count for
+    nothing at the next start."""
+
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        bots = [store.members.add_member(name, "bot")[0] for name in ("a", "b")]
+        for bot in bots:
+            connect(hall, bot)
+        (first,) = hall.scheduler.pair()
+        _starve(hall, first)
+        assert store.games.starved_legs() == {(first.pair_id, first.leg): 1}
+        hall.games.replays = Replays(loaded=lambda: False, clock=lambda: 1e9)
+        (again,) = hall.scheduler.pair()
+        assert (again.pair_id, again.leg) == (first.pair_id, first.leg)
+        _play_out(hall, again)  # the leg is played: its starved game no longer counts
+        assert store.games.starved_legs() == {}
+        (second,) = hall.scheduler.pair()
+        hall.games.stop_game(second, ended("aborted", player="x"))
+        assert store.games.starved_legs() == {}
 
     run(scenario, tmp_path)

@@ -103,10 +103,10 @@ class Games:
         self.presence = presence
         """Who is there (:mod:`.presence`): the games post to its connections."""
         self.hosted = HostedPlayers(None) if hosted is None else hosted
-        self.replays = Replays()
-        """The pairs whose games the machine starved: backed off, a second starved game
-        of a leg decided (:mod:`.replays`)."""
         """The hosted sides of the games in play (:mod:`.hosted`)."""
+        self.replays = Replays(legs=store.games.starved_legs())
+        """The pairs whose games the machine starved: backed off, a second starved game
+        of a leg decided, counted from the store's at the start (:mod:`.replays`)."""
         self.sides = ServerSides(self, store, house, self.hosted)
         """Computes the moves of the house and hosted sides (:mod:`.server_sides`)."""
         self.stopping = False

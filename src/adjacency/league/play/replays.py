@@ -13,15 +13,17 @@ load that starved it: one pair was started 16 times in 14 minutes so. So:
   cores (its load average over the last minute, the load that starved it);
 - **a second starved game of the same leg is decided**: it is drawn (``draw``, its
   termination ``abandoned``, the detail saying why), so no leg is replayed for ever and
-  neither side gains by the machine's load. A leg is one game of a pair (its colours);
-  its count starts again when the server starts.
+  neither side gains by the machine's load. A leg is one game of a pair (its colours).
+  The count survives a restart: the server starts with the starved games the store
+  keeps of the legs still to play (``GamesRepo.starved_legs``); a back-off's time does
+  not (a restart's own start is a pause).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 BACKOFF = 60.0
@@ -47,17 +49,19 @@ def machine_loaded() -> bool:
 
 
 class Replays:
-    """The starved games of the pairs' legs (since the server started), and when each
-    pair may be paired again; in the server's loop."""
+    """The starved games of the pairs' legs (``legs``: those stored before this server
+    started, ``(pair, leg) -> count``), and when each pair may be paired again; in the
+    server's loop."""
 
     def __init__(
         self,
         loaded: Callable[[], bool] = machine_loaded,
         clock: Callable[[], float] = time.monotonic,
+        legs: Mapping[tuple[int, int], int] | None = None,
     ) -> None:
         self.loaded = loaded
         self.clock = clock
-        self._legs: dict[tuple[int, int], int] = {}
+        self._legs: dict[tuple[int, int], int] = dict(legs or {})
         self._pairs: dict[int, _Starved] = {}
 
     def starved(self, pair: int | None, leg: int) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from ...core.details import Detail
+from ...core.details import Detail, DetailCode
 from ...core.errors import StoreError
 from ...ratings.glicko import Glicko
 from ...serving.details import ended
@@ -292,6 +292,19 @@ class GamesRepo:
             (a_id, b_id),
         )
         return int(row[0][0]) if row else 0
+
+    def starved_legs(self) -> dict[tuple[int, int], int]:
+        """The games the machine starved (stored aborted with the detail
+        ``hosted-starved``) of each leg still to play, ``(pair, leg) -> count``: what a
+        server starting again reads, so that a leg starved before its restart is decided
+        at its next starved game, as it would have been (:mod:`..play.replays`)."""
+        rows = self.db.query(
+            "SELECT g.pair_id, g.leg, COUNT(*) FROM games g JOIN pairs p ON p.id = g.pair_id "
+            "WHERE g.status = 'aborted' AND g.detail_code = ? AND g.leg >= p.finished "
+            "GROUP BY g.pair_id, g.leg",
+            (DetailCode.HOSTED_STARVED.value,),
+        )
+        return {(int(pair), int(leg)): int(count) for pair, leg, count in rows}
 
     def games_between(self) -> dict[tuple[int, int], int]:
         """Finished or running games per unordered pair of members (smaller id first)."""
