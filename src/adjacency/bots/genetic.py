@@ -221,6 +221,30 @@ def evolve(
     return run
 
 
+def answer(
+    position: Position,
+    search: Search,
+    best: Sequence[int],
+    fitness: float,
+    nodes: int,
+    generations: str,
+) -> str:
+    """A genetic search's answer: its best sequence's first square, published as the
+    search's thinking (the sequence of its own moves as the line, ``generations``: the
+    bot's name and how many generations it ran)."""
+    search.publish(
+        Thinking(
+            depth=2 * len(best),
+            score=float(fitness),
+            nodes=nodes,
+            pv=tuple(position.board.name(sq) for sq in best),
+            seconds=search.elapsed(),
+            text=f"{generations} generation(s), own moves shown",
+        )
+    )
+    return position.board.name(best[0])
+
+
 @register(
     "genetic",
     "genetic algorithm over the bot's next moves vs a greedy opponent (roulette, elitism)",
@@ -259,14 +283,5 @@ class GeneticBot(Bot):
     def _choose(self, position: Position, search: Search) -> str:
         run = evolve(position, self.settings, self.rng, search, self.observer)
         self.last = run
-        search.publish(
-            Thinking(
-                depth=2 * len(run.best),
-                score=float(run.fitness),
-                nodes=run.nodes,
-                pv=tuple(position.board.name(sq) for sq in run.best),
-                seconds=search.elapsed(),
-                text=f"genetic: {len(run.history) - 1} generation(s), own moves shown",
-            )
-        )
-        return position.board.name(run.best[0])
+        done = f"genetic: {len(run.history) - 1}"
+        return answer(position, search, run.best, run.fitness, run.nodes, done)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from ..core import Position, iter_squares
 from . import genetic
-from .base import Bot, Search, Thinking
+from .base import Bot, Search
 from .genetic import GenerationObserver
 
 Chromosome = list[int]
@@ -162,14 +162,5 @@ class SequenceGeneticBot(Bot):
 
     def _choose(self, position: Position, search: Search) -> str:
         run = evolve(position, self.settings, self.rng, search, self.observer)
-        search.publish(
-            Thinking(
-                depth=2 * len(run.best),
-                score=float(run.fitness),
-                nodes=run.nodes,
-                pv=tuple(position.board.name(sq) for sq in run.best),
-                seconds=search.elapsed(),
-                text=f"report-a genetic: {run.generations} generation(s), own moves shown",
-            )
-        )
-        return position.board.name(run.best[0])
+        done = f"report-a genetic: {run.generations}"
+        return genetic.answer(position, search, run.best, run.fitness, run.nodes, done)
