@@ -21,7 +21,7 @@ from fastapi.responses import StreamingResponse
 from ...core import InvalidPositionError, Position, board
 from ...core.game import Game
 from ...core.record import Node, game_to_text, main_line, record_from_text
-from ...serving.cpu_budget import CpuBudget
+from ...serving.cpu_budget import CpuBudget, Ticket
 from ...serving.errors import WebError, quote
 from ..analysis import (
     Emit,
@@ -104,15 +104,23 @@ def analysable_position(fen: str) -> Position:
     return position
 
 
-def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> StreamingResponse:
-    """Run ``work`` in a thread and stream what it emits; stop it when the client leaves."""
+def _admit(request: Request, kind: str) -> tuple[Slots, tuple[str, ...], Ticket]:
+    """Admit an analysis of ``kind`` for the request's client: its CPU budget checked
+    (429 past it), an analysis slot taken (429 when none is free for it) and its place
+    in the engine's fair queue (the ticket it waits on, is measured by and gives back);
+    the slots, the client's holders and the ticket, for the caller to give back."""
     slots: Slots = request.app.state.analyses
     limits = request.app.state.limits
     client = limited_holders(request)
     engine: CpuBudget = request.app.state.engine
     engine.check(client, "analyses")
     slots.take(limits.analyses, clients=client, per_client=limits.analyses_per_client)
-    ticket = engine.enter(client, "analysis")
+    return slots, client, engine.enter(client, kind)
+
+
+def _stream(request: Request, work: Callable[[Emit, Stopper], None]) -> StreamingResponse:
+    """Run ``work`` in a thread and stream what it emits; stop it when the client leaves."""
+    slots, client, ticket = _admit(request, "analysis")
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
     stopper = Stopper()
@@ -306,13 +314,7 @@ async def judge_move(
         positions = list(session.game.positions)
     if body.ply >= len(positions):
         raise WebError(f"ply {body.ply} is beyond the game's {len(positions) - 1} plies")
-    slots: Slots = request.app.state.analyses
-    limits = request.app.state.limits
-    client = limited_holders(request)
-    engine: CpuBudget = request.app.state.engine
-    engine.check(client, "analyses")
-    slots.take(limits.analyses, clients=client, per_client=limits.analyses_per_client)
-    ticket = engine.enter(client, "judgement")
+    slots, client, ticket = _admit(request, "judgement")
 
     def judged() -> dict[str, Any]:
         with ticket.measured():  # the CPU it used is charged
