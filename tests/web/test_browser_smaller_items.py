@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -163,11 +164,23 @@ def test_the_last_moves_frame_stands_out(server: str, browser: Any, locale: str,
     game = api(server, "POST", "/api/games", {**TWO_PEOPLE, "rows": 8, "cols": 8, "rounds": 8})
     tab = tab_in(browser, server, locale, size)
     open_game(tab, server, game)
-    for _ in range(2):  # a move of each side: their frames on both square shades
+    # A move of each side, their frames on both square shades: X's clicked on the page,
+    # then O's sent by the server's API once X's is in (the page's own move waits for the
+    # server's answer, so a second click at once would be a person's too-early tap).
+    path = f"/api/games/{game['id']}"
+
+    def in_after(plies: int) -> Callable[[], bool]:
+        return lambda: len(api(server, "GET", path)["moves"]) >= plies
+
+    for ply in range(2):
         square = tab.locator("#board .sq:not(.filled)").first
         name = square.get_attribute("data-square")
-        square.click()
+        if ply == 0:
+            square.click()
+        else:
+            api(server, "POST", f"{path}/moves", {"square": name})
         expect(tab.locator(f'#board [data-square="{name}"].last')).to_have_count(1)
+        wait_until(in_after(ply + 1), what="the move")
         ratio = tab.eval_on_selector(f'#board [data-square="{name}"]', CONTRAST)
         assert ratio >= 3.0, (name, ratio)
     checked_and_closed(tab)
