@@ -150,7 +150,7 @@ def test_the_explorer_lists_the_stored_games_moves_and_plays_one(
     assert errors == [], errors
 
 
-@pytest.mark.parametrize(("locale", "size"), CASES[:1] + CASES[3:])
+@pytest.mark.parametrize(("locale", "size"), CASES)
 def test_a_finished_games_analysis_shows_the_explorer_for_the_shown_position(
     stored: str, browser: Any, locale: str, size: str
 ) -> None:
