@@ -152,8 +152,8 @@ LOCALES = ("en-US", "id-ID")
 CASES = [("en-US", "laptop"), ("id-ID", "phone")]
 """Each language once and each window size once (``pytest.mark.parametrize(("locale",
 "size"), CASES)``): English on a laptop, and Indonesian, whose words run longest, in the
-phone's narrow window. The other two pairs would play each whole scenario again; every
-page state's look in every language at every size is held by the visual baselines
+phone's narrow window. The other two pairs would play each whole scenario again; the
+visual baselines picture their page states in every language at every size
 (``tests/integrations/test_pages_look_as_before.py``)."""
 
 
