@@ -34,10 +34,20 @@ predicates Playwright evaluates as code, which the pages' Content-Security-Polic
 ``tests/web/test_browser.py::test_the_pages_work_under_their_content_security_policy``."""
 
 
+EXPECT_TIMEOUT = 50_000
+"""How long (ms) Playwright's ``expect`` waits for a page to show what a test expects:
+a hang's guard, never waited out by a passing test. It is Playwright's one setting for
+the whole process, so :func:`chromium` sets it for every browser test: a test run alone
+waits as long as it does in the whole suite. Playwright's own 5 s is shorter than an
+engine's review or a build in the sandbox takes on a loaded machine."""
+
+
 @contextlib.contextmanager
 def chromium() -> Iterator[Any]:
-    """A headless Debian Chromium (a Playwright ``Browser``), closed on exit."""
+    """A headless Debian Chromium (a Playwright ``Browser``), closed on exit; ``expect``
+    waits :data:`EXPECT_TIMEOUT` from here on."""
     sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api.expect.set_options(timeout=EXPECT_TIMEOUT)
     if not os.path.exists(CHROMIUM):
         if os.environ.get("CI"):
             pytest.fail(MISSING + ": CI must provision it (tools/provision-chromium)")

@@ -41,7 +41,6 @@ from sandbox_helpers import own_sandboxes
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
-expect.set_options(timeout=50_000)  # a build and its check in the sandbox, loaded
 
 pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("team-browser")]
 

@@ -19,7 +19,6 @@ from league_helpers import add_member
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
-expect.set_options(timeout=50_000)  # a build in the sandbox on a loaded machine
 
 pytestmark = [pytest.mark.browser, pytest.mark.jvm, pytest.mark.xdist_group("team-browser")]
 
