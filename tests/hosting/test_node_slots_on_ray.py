@@ -115,5 +115,8 @@ def test_a_node_that_joins_adds_its_slots_and_one_that_leaves_takes_them(
         assert joined.games == set() and seats.room() == before + 2
     finally:
         ray_cluster.remove_node(node)
-    wait_until(lambda: seats.room() == before, 30, "the left node's slots gone")
-    assert node.node_id not in seats.nodes
+    try:
+        wait_until(lambda: seats.room() == before, 30, "the left node's slots gone")
+        assert node.node_id not in seats.nodes
+    finally:
+        seats.stop()

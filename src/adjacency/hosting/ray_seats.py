@@ -12,8 +12,8 @@ folder end with the game.
 
 Each node that offers CPUs has its own slots, counted as a machine's
 (:func:`~.slots.default_slots` of the CPUs it offers Ray: its cores less one for its own
-work, at least one), read from the cluster's node table at most every
-:data:`NODES_REFRESH` seconds, so a node that joins adds its slots and one that leaves
+work, at least one), read from the cluster's node table every :data:`NODES_REFRESH`
+seconds in a thread of its own, so a node that joins adds its slots and one that leaves
 takes them away. A game is placed on the node with the most free slots (a slot a game:
 :meth:`RaySeats.room` is how many more may start, and the league's pairing starts no
 more); each hosted move and start of a game placed there holds one of that node's
@@ -29,7 +29,6 @@ league's games do not know where a seat runs.
 from __future__ import annotations
 
 import io
-import math
 import os
 import shutil
 import tempfile
@@ -245,22 +244,27 @@ class RaySeats:
         game, and their slots (a node that was not gone after all gets them back)."""
         self.builds: dict[Path, bytes] = {}
         self.lock = threading.Lock()
-        self._nodes_read = -math.inf
+        self._stopped = threading.Event()
+        self.refresh()
+        threading.Thread(target=self._watch, name="ray-nodes", daemon=True).start()
 
-    def refresh(self, now: bool = False) -> None:
-        """Read the cluster's node table again where it was last read
-        :data:`NODES_REFRESH` seconds ago or more (``now``: in any case): a node that
-        joined offers its slots from here on, one that left is forgotten (its games end
-        with it), and so is one lost less than :data:`LOST_WAIT` seconds ago
-        (:meth:`lose`). A table that cannot be read (the cluster's head unreachable for
-        now) leaves the last one as it was."""
-        if not now and time.monotonic() - self._nodes_read < NODES_REFRESH:
-            return
+    def _watch(self) -> None:
+        """Read the node table every :data:`NODES_REFRESH` seconds until :meth:`stop`, in
+        a thread of its own: ``ray.nodes()`` asks the cluster's head, and the league's
+        pairing reads :meth:`room` on its event loop."""
+        while not self._stopped.wait(NODES_REFRESH):
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Read the cluster's node table again: a node that joined offers its slots from
+        here on, one that left is forgotten (its games end with it), and so is one lost
+        less than :data:`LOST_WAIT` seconds ago (:meth:`lose`). A table that cannot be
+        read (the cluster's head unreachable for now) leaves the last one as it was."""
         try:
             listed = cpu_nodes(self.ray)
         except Exception:
             return
-        self._nodes_read = clock = time.monotonic()
+        clock = time.monotonic()
         cpus = {n["NodeID"]: int(n["Resources"]["CPU"]) for n in listed}
         with self.lock:
             self.lost = {node: lost for node, lost in self.lost.items() if node in cpus}
@@ -284,8 +288,8 @@ class RaySeats:
 
     def room(self) -> int:
         """How many more games with a hosted side may start now: the free slots of the
-        nodes, a game a slot (the league's pairing starts no more)."""
-        self.refresh()
+        nodes as last read (:meth:`_watch`), a game a slot (the league's pairing starts
+        no more)."""
         with self.lock:
             return sum(max(0, node.free) for node in self.nodes.values())
 
@@ -303,7 +307,7 @@ class RaySeats:
         """``color``'s seat of ``game_id`` in the game's actor, made with its first seat on
         the node with the most free slots (:meth:`_place`)."""
         if not self.nodes:
-            self.refresh(now=True)
+            self.refresh()
         with self.lock:
             host = self.hosts.get(game_id)
             if host is None:
@@ -394,7 +398,8 @@ class RaySeats:
         return outcome
 
     def stop(self) -> None:
-        """End every game's actor (the server stops)."""
+        """End every game's actor and the reading of the node table (the server stops)."""
+        self._stopped.set()
         with self.lock:
             games = list(self.hosts)
         for game_id in games:
