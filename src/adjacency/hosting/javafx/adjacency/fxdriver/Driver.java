@@ -155,7 +155,7 @@ public final class Driver {
     private void serve() throws Exception {
         String line;
         Thread search = null;
-        Setup[] asked = new Setup[1];
+        Setup asked = null; // the last position: read by the next go, on this thread
         while ((line = protocol.read()) != null) {
             String[] words = line.trim().split("\\s+");
             switch (words[0]) {
@@ -170,10 +170,7 @@ public final class Driver {
                 case "isready" -> protocol.send("readyok");
                 case "position" -> {
                     try {
-                        Setup setup = Setup.parse(words);
-                        synchronized (asked) {
-                            asked[0] = setup;
-                        }
+                        asked = Setup.parse(words);
                     } catch (Failure failure) {
                         fail(failure.getMessage());
                     }
@@ -186,10 +183,7 @@ public final class Driver {
                     if (search != null && search.isAlive()) {
                         protocol.send("info string error: go while searching");
                     } else {
-                        Setup setup;
-                        synchronized (asked) {
-                            setup = asked[0];
-                        }
+                        Setup setup = asked; // handed to the search thread as it starts
                         search = new Thread(() -> answer(setup), "fxdriver-go");
                         search.setDaemon(true);
                         search.start();
