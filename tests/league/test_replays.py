@@ -36,6 +36,15 @@ def _starve(hall: Hall, live: LiveGame) -> None:
     hall.games.sides._hosted_answer(live, STARVED, 5.0, None)  # type: ignore[arg-type]
 
 
+def _first_game_starved(store: LeagueStore, hall: Hall) -> LiveGame:
+    """Two bots connected, their first game paired and starved: that game."""
+    for name in ("a", "b"):
+        connect(hall, store.members.add_member(name, "bot")[0])
+    (starved,) = hall.scheduler.pair()
+    _starve(hall, starved)
+    return starved
+
+
 def _play_out(hall: Hall, live: LiveGame) -> None:
     while live.id in hall.games.live:
         position = live.game.position
@@ -101,12 +110,8 @@ def test_a_leg_starved_before_a_restart_is_decided_at_its_next_starved_game(
     seen: dict[str, object] = {}
 
     async def before(store: LeagueStore, hall: Hall) -> None:
-        bots = [store.members.add_member(name, "bot")[0] for name in ("a", "b")]
-        for bot in bots:
-            connect(hall, bot)
-        (starved,) = hall.scheduler.pair()
-        _starve(hall, starved)
-        seen.update(pair=starved.pair_id, leg=starved.leg, ids=[b.id for b in bots])
+        starved = _first_game_starved(store, hall)
+        seen.update(pair=starved.pair_id, leg=starved.leg)
         assert hall.games.replays.legs_starved(starved.pair_id or 0, starved.leg) == 1
 
     run(before, tmp_path)
@@ -136,11 +141,7 @@ def test_only_the_starved_games_of_legs_still_to_play_are_counted(tmp_path: Path
     nothing at the next start."""
 
     async def scenario(store: LeagueStore, hall: Hall) -> None:
-        bots = [store.members.add_member(name, "bot")[0] for name in ("a", "b")]
-        for bot in bots:
-            connect(hall, bot)
-        (first,) = hall.scheduler.pair()
-        _starve(hall, first)
+        first = _first_game_starved(store, hall)
         assert store.games.starved_legs() == {(first.pair_id, first.leg): 1}
         hall.games.replays = Replays(loaded=lambda: False, clock=lambda: 1e9)
         (again,) = hall.scheduler.pair()
