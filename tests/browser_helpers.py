@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -159,10 +159,29 @@ SIZES = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "heig
 """The audits' windows: a laptop's and a phone's."""
 LOCALES = ("en-US", "id-ID")
 """The pages' languages, as the browser asks for them."""
-CASES = [("en-US", "laptop"), ("id-ID", "phone")]
+WINDOWS = {
+    "1366x768": {"width": 1366, "height": 768},
+    "1280x720": {"width": 1280, "height": 720},
+    "390x844": {"width": 390, "height": 844},
+}
+"""The layout tests' windows, widest first: a laptop's two commonest and a phone's."""
+
+
+def each_once(locales: tuple[str, str], windows: Iterable[str]) -> list[tuple[str, str]]:
+    """``(locale, window)`` pairs with each language and each window at least once, as
+    :data:`CASES` pairs them: English in the widest window, Indonesian, whose words run
+    longest, in every narrower one (``windows`` widest first). A layout that breaks in
+    English breaks in the longer Indonesian too, so the whole product would play each
+    scenario again for little: ``each_once(("en-GB", "id-ID"), WINDOWS)`` is English at
+    1366x768 and Indonesian at 1280x720 and on the phone."""
+    english, indonesian = locales
+    widest, *narrower = windows
+    return [(english, widest), *((indonesian, window) for window in narrower)]
+
+
+CASES = each_once(LOCALES, SIZES)
 """Each language once and each window size once (``pytest.mark.parametrize(("locale",
-"size"), CASES)``): English on a laptop, and Indonesian, whose words run longest, in the
-phone's narrow window. The other two pairs would play each whole scenario again; the
+"size"), CASES)``): English on a laptop, and Indonesian in the phone's narrow window. The
 visual baselines picture their page states in every language at every size
 (``tests/integrations/test_pages_look_as_before.py``)."""
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import EVERY_IMPACT, SIZES, UNDER_TEST, axe_violations, goto
+from browser_helpers import EVERY_IMPACT, SIZES, UNDER_TEST, axe_violations, each_once, goto
 from hosted_helpers import course_zip, kit_zip
 from i18n_helpers import english_left
 from league_helpers import add_member
@@ -45,8 +45,7 @@ def signed_in(
     return context, page
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
+@pytest.mark.parametrize(("locale", "size"), each_once(("en-GB", "id-ID"), SIZES))
 def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
     browser: Any, built_league: tuple[str, Path], tmp_path: Path, size: str, locale: str
 ) -> None:

@@ -3,7 +3,7 @@ the team's page and on the teacher's, in a real browser against a real league se
 the example course project (version 1) is built, accepted and plays rated games against
 the house bot; then, with hosted games off so that the figures stand still, a second
 version is accepted (no game yet). Both pages show each version's figures as the API
-gives them, in English and Indonesian, on a laptop and a phone, with axe at every
+gives them, in English on a laptop and Indonesian on a phone, with axe at every
 impact, no sideways scrolling and no console error; a game whose program's last output
 is kept shows it, fetched when opened."""
 
@@ -16,7 +16,15 @@ from typing import Any
 import pytest
 
 from adjacency.league.league_file import LeagueStore
-from browser_helpers import EVERY_IMPACT, SIZES, axe_violations, goto, teacher_page, watched_page
+from browser_helpers import (
+    EVERY_IMPACT,
+    SIZES,
+    axe_violations,
+    each_once,
+    goto,
+    teacher_page,
+    watched_page,
+)
 from hosted_helpers import (
     FAILING,
     accepted,
@@ -87,8 +95,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
             yield Played(url, token, versions, games)
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
+@pytest.mark.parametrize(("locale", "size"), each_once(("en-GB", "id-ID"), SIZES))
 def test_each_version_lists_its_games_and_points_on_the_team_and_teacher_pages(
     browser: Any, played: Played, locale: str, size: str
 ) -> None:

@@ -1,5 +1,5 @@
 """Analyse at a finished game's last position, in Debian's Chromium against a real server,
-in English and Indonesian at 1366x768, 1280x720 and on a 390x844 phone.
+in English at 1366x768 and in Indonesian at 1280x720 and on a 390x844 phone.
 
 The server finds no move left to analyse there. The panel says so in the catalogue's
 sentence (a capital, a full stop, where to go instead), not the API's lower-case detail,
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from adjacency.core import Position
-from browser_helpers import EVERY_IMPACT, axe_violations, goto, sideways
+from browser_helpers import EVERY_IMPACT, WINDOWS, axe_violations, each_once, goto, sideways
 from i18n_helpers import english_left
 from test_i18n_catalogues import catalogue
 from web_helpers import api, new_tab, shown_plies
@@ -28,11 +28,6 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-analyse-finished")]
 
-WINDOWS = {
-    "1366x768": {"width": 1366, "height": 768},
-    "1280x720": {"width": 1280, "height": 720},
-    "390x844": {"width": 390, "height": 844},
-}
 TWO_PEOPLE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
 POSITION_PARTS = "#analysis-scores, #analysis-fen-line, .study-continue, #explorer-title"
 
@@ -44,8 +39,7 @@ def audited(tab: Any, locale: str) -> None:
         assert english_left(tab, ["Ann", "Bob"]) == []
 
 
-@pytest.mark.parametrize("window", list(WINDOWS))
-@pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
+@pytest.mark.parametrize(("locale", "window"), each_once(("en-GB", "id-ID"), WINDOWS))
 def test_analyse_at_a_finished_game_says_why_and_shows_no_empty_parts(
     server: str, browser: Any, locale: str, window: str
 ) -> None:

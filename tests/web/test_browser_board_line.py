@@ -1,10 +1,10 @@
 """A line given with the analysis board's position (``/?fen=...&line=...``), in Debian's
-Chromium against a real server, in English and Indonesian at 1366x768, 1280x720 and on
-a 390x844 phone: the legal line grows into the board's tree with the start still shown
-(→ steps along it, the panel following); a line with a move the rules refuse is said in
-the page's language and leaves the tree empty at the start. Each state passes axe at
-every impact, has nothing wider than the window, no English left in Indonesian and no
-console error.
+Chromium against a real server, in English at 1366x768 and in Indonesian at 1280x720 and on
+a 390x844 phone: the legal line grows into the board's tree with the start still shown (→
+steps along it, the panel following); a line with a move the rules refuse is said in the
+page's language and leaves the tree empty at the start. Each state passes axe at every
+impact, has nothing wider than the window, no English left in Indonesian and no console
+error.
 
 Oracle: the rules core (legal moves, position texts).
 """
@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 
 from adjacency.core import Position
-from browser_helpers import EVERY_IMPACT, axe_violations, goto, sideways
+from browser_helpers import EVERY_IMPACT, WINDOWS, axe_violations, each_once, goto, sideways
 from i18n_helpers import english_left
 from web_helpers import new_tab
 
@@ -25,11 +25,6 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-board-line")]
 
-WINDOWS = {
-    "1366x768": {"width": 1366, "height": 768},
-    "1280x720": {"width": 1280, "height": 720},
-    "390x844": {"width": 390, "height": 844},
-}
 START = Position.start(8, 8, 28)
 REFUSED = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
 
@@ -41,8 +36,7 @@ def audited(tab: Any, locale: str) -> None:
         assert english_left(tab) == []
 
 
-@pytest.mark.parametrize("window", list(WINDOWS))
-@pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
+@pytest.mark.parametrize(("locale", "window"), each_once(("en-GB", "id-ID"), WINDOWS))
 def test_a_line_in_the_address_grows_the_boards_tree_or_is_refused(
     server: str, browser: Any, locale: str, window: str
 ) -> None:

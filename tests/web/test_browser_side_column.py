@@ -1,6 +1,6 @@
 """The play page's side column says when more of it lies below, in Debian's Chromium
-against a real server, in English and Indonesian at 1366x768, 1280x720 and on a 390x844
-phone.
+against a real server, in English at 1366x768 and in Indonesian at 1280x720 and on a
+390x844 phone.
 
 On a laptop the column scrolls on its own with the game's actions pinned to its bottom;
 a takeback offer in a 20-ply game between devices pushes the evaluation graph under that
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from adjacency.web.seats import CLIENT_COOKIE
-from browser_helpers import EVERY_IMPACT, axe_violations, goto, sideways
+from browser_helpers import EVERY_IMPACT, WINDOWS, axe_violations, each_once, goto, sideways
 from i18n_helpers import english_left
 from web_helpers import api, new_tab, shown_plies
 
@@ -28,11 +28,6 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-side-column")]
 
-WINDOWS = {
-    "1366x768": {"width": 1366, "height": 768},
-    "1280x720": {"width": 1280, "height": 720},
-    "390x844": {"width": 390, "height": 844},
-}
 TWO_PEOPLE = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
 PLIES = 20
 SEAT = "X-Seat-Token"
@@ -75,8 +70,7 @@ def offered(server: str) -> tuple[str, str]:
     return str(game_id), str(tokens["x"])
 
 
-@pytest.mark.parametrize("window", list(WINDOWS))
-@pytest.mark.parametrize("locale", ["en-GB", "id-ID"])
+@pytest.mark.parametrize(("locale", "window"), each_once(("en-GB", "id-ID"), WINDOWS))
 def test_the_side_column_says_when_more_lies_below(
     server: str, browser: Any, locale: str, window: str
 ) -> None:
