@@ -170,10 +170,10 @@ WINDOWS = {
 def each_once(locales: tuple[str, str], windows: Iterable[str]) -> list[tuple[str, str]]:
     """``(locale, window)`` pairs with each language and each window at least once, as
     :data:`CASES` pairs them: English in the widest window, Indonesian, whose words run
-    longest, in every narrower one (``windows`` widest first). A layout that breaks in
-    English breaks in the longer Indonesian too, so the whole product would play each
-    scenario again for little: ``each_once(("en-GB", "id-ID"), WINDOWS)`` is English at
-    1366x768 and Indonesian at 1280x720 and on the phone."""
+    longest, in every narrower one (``windows`` widest first). Indonesian's longer words
+    are the harder test of a narrower window, so the whole product would mostly play each
+    scenario again: ``each_once(("en-GB", "id-ID"), WINDOWS)`` is English at 1366x768
+    and Indonesian at 1280x720 and on the phone."""
     english, indonesian = locales
     widest, *narrower = windows
     return [(english, widest), *((indonesian, window) for window in narrower)]
