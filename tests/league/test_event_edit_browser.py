@@ -110,6 +110,8 @@ def test_editing_an_event_in_indonesian(browser: Any, tmp_path: Path) -> None:
         page.fill("#event-name", "senin")
         page.get_by_role("button", name="Simpan perubahan").click()
         expect(page.locator("#status")).to_have_text("Turnamen senin sudah diubah.")
+        # The list is drawn again once the page has read the change: click what it then shows.
+        expect(page.locator('#event-list li[data-event="senin"]')).to_have_count(1)
         page.locator("#delete-spare").click()
         expect(page.locator("#delete-spare")).to_have_text("Yakin hapus spare?")
         left = english_left(page, [*HOUSE, "senin", "spare", "30+0"])
