@@ -193,6 +193,39 @@ CONTROLLER_CONSTRUCTOR: Project = {
 }
 """Package ``game``; ``Bot(OutputFrameController)`` kept by the bot; ``move()``."""
 
+STATIC_CONTROLLER = """package controllers;
+
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.layout.GridPane;
+
+/** The window (needs JavaFX), its state made reachable as many teams make it: static. */
+public class OutputFrameController {
+    @FXML private GridPane gameBoard;
+    public static Button[][] buttons = new Button[8][8];
+    public static int roundsLeft;
+    public static boolean playerXTurn;
+}
+"""
+
+STATIC_BUTTONS: Project = {
+    "src/controllers/OutputFrameController.java": STATIC_CONTROLLER,
+    "src/ai/Bot.java": "package ai;\n\nimport controllers.OutputFrameController;\n"
+    "import javafx.scene.control.Button;\n\npublic class Bot {\n"
+    "    public int[] move() {\n        Button[][] b = OutputFrameController.buttons;"
+    + COUNT
+    + fail_unless(
+        "OutputFrameController.roundsLeft >= 1"
+        ' && OutputFrameController.playerXTurn == toMove.equals("X")'
+    )
+    + SCAN_TOP
+    + "\n    }\n}\n",
+    **window("controllers"),
+}
+"""Packages ``controllers`` and ``ai``: the window's ``public static Button[][] buttons``
+(and rounds left, whose turn) read by the bot as ``OutputFrameController.buttons``;
+``Bot()``, ``move()``."""
+
 TWO_BOTS: Project = {
     "src/bots/Bot.java": "package bots;\n\nimport javafx.scene.control.Button;\n\n"
     "public abstract class Bot {\n    public abstract int[] move(Button[][] b);\n}\n",

@@ -27,6 +27,7 @@ from course_projects import (
     MANIFEST_BOTTOM,
     PLAYER_STRING,
     SLOW,
+    STATIC_BUTTONS,
     TWO_BOTS,
     UNPACKAGED,
     Project,
@@ -126,8 +127,15 @@ def assert_plays_its_rule(spec: str, tmp_path: Path, from_top: bool = True) -> N
         (PLAYER_STRING, "bots.Bot"),
         (CONTROLLER_MOVE, "bot.LocalSearchBot"),
         (CONTROLLER_CONSTRUCTOR, "game.Bot"),
+        (STATIC_BUTTONS, "ai.Bot"),
     ],
-    ids=["default-package", "player-string", "move-controller", "controller-constructor"],
+    ids=[
+        "default-package",
+        "player-string",
+        "move-controller",
+        "controller-constructor",
+        "static-buttons",
+    ],
 )
 def test_a_course_project_builds_unedited_and_plays_its_own_moves(
     project: Project, bot: str, tmp_path: Path

@@ -329,9 +329,8 @@ public final class CourseBot implements Bot {
         if (controller == null) {
             controller = newController();
         }
-        if (controller != null) {
-            controller.adjacencyUpdate(buttons, (board.pliesLeft + 1) / 2, board.score(), botFirst, board.turn == 'x');
-        }
+        // whether or not the bot takes the controller: it may read the state statically
+        CourseController.adjacencyUpdate(buttons, (board.pliesLeft + 1) / 2, board.score(), botFirst, board.turn == 'x');
         if (instance == null || side != board.turn) {
             side = board.turn;
             instance = call(binding.constructor, null, values(binding.constructorRoles, binding.constructorArgs, board, botFirst));
