@@ -196,6 +196,7 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         page.locator("#pick-form button[type=submit]").click()
         expect(page.locator(".code .row.del")).to_have_count(1)
         expect(page.locator(".code .row.add")).to_have_count(1)
+        expect(page.locator("#left-out")).to_contain_text("MinimaxBot.java")  # named changed
         assert "depth + 1" in page.locator(".code .row.add").inner_text()
         assert "depth + 1" not in page.locator(".code .row.del").inner_text()
         audited_here(page, locale, size, allowed)

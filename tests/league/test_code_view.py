@@ -198,3 +198,45 @@ def test_the_code_view_shows_every_kept_file_and_names_what_the_upload_left_out(
         "native library": (1, 500_000),
         "other": (1, 1004),
     }
+
+
+def test_a_diff_names_every_kept_file_fxml_css_and_pictures(league: tuple[str, Path]) -> None:
+    """Between two versions of a JavaFX course project the FXML, the CSS and a picture
+    changed beside the Java: the diff shows the text files' lines, names the picture,
+    and names every other kept file added, removed or unchanged."""
+    url, db = league
+    add_member(db, "team1")
+    main = 'class Main { Object s = getClass().getResource("style.css"); }\n'
+    before = {
+        "src/Bot.java": OLD,
+        "src/Main.java": main,
+        "src/InputFrame.fxml": "<?xml version='1.0'?>\n<AnchorPane>\n</AnchorPane>\n",
+        "src/style.css": ".root { -fx-background-image: url('board.png'); }\n",
+        "src/old.properties": "rounds=8\n",
+    }
+    after = {
+        **{k: v for k, v in before.items() if k != "src/old.properties"},
+        "src/InputFrame.fxml": "<?xml version='1.0'?>\n<AnchorPane>\n  <Button/>\n</AnchorPane>\n",
+        "src/style.css": ".root { -fx-background-image: url('board.png'); -fx-padding: 4; }\n",
+        "src/new.properties": "rounds=9\n",
+    }
+    keep(db, "team1", project(before, {"src/board.png": b"\x89PNG\r\n\x1a\n one"}))
+    keep(db, "team1", project(after, {"src/board.png": b"\x89PNG\r\n\x1a\n two"}))
+    answer = request(url + "/api/league/admin/members/team1/diff?a=1&b=2", token=ADMIN)
+    assert answer.status == 200, answer
+    files = {f["path"]: f for f in answer.body["files"]}
+    assert {path: f["status"] for path, f in files.items()} == {
+        "src/Bot.java": "same",
+        "src/Main.java": "same",
+        "src/InputFrame.fxml": "changed",
+        "src/style.css": "changed",
+        "src/board.png": "changed",
+        "src/old.properties": "removed",
+        "src/new.properties": "added",
+    }
+    fxml = [(line["op"], line["b"]) for line in files["src/InputFrame.fxml"]["hunks"][0]]
+    assert ("+", 3) in fxml
+    css = files["src/style.css"]["hunks"][0]
+    assert [line["op"] for line in css] == ["-", "+"] and "padding" in css[1]["html"]
+    assert files["src/board.png"]["picture"] and files["src/board.png"]["hunks"] == []
+    assert not files["src/style.css"]["picture"]

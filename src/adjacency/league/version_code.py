@@ -7,13 +7,17 @@ are ever read, :func:`adjacency.hosting.intake.take_in`), the same files the bui
 else the zip held is named, never opened. :func:`highlighted` colours a file with
 Pygments on the server (HTML-escaped, one self-contained string of ``<span>`` per line,
 so that the page needs no script of its own to colour code and a line can stand alone
-in a diff); :func:`diff` compares two versions file by file with :mod:`difflib`, in
-hunks with :data:`CONTEXT` lines around each change.
+in a diff); :func:`diff` compares two versions' kept files with :mod:`difflib`, in
+hunks with :data:`CONTEXT` lines around each change: every kept file, the sources, the
+manifest and the resources a JavaFX program loads (FXML, CSS, properties), each named
+added, removed, changed or the same, and the kept pictures by their bytes (named, no
+lines).
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import tempfile
 from dataclasses import dataclass, field
 from html import escape
@@ -38,12 +42,14 @@ class Kept:
     (path to text: what is compared for similarity); ``resources``, the kept resources
     that are text (FXML, CSS, properties, an IntelliJ module, a jar's manifest: what a
     JavaFX program loads); ``pictures``, the kept pictures' paths (binary: named, not
-    shown); and the paths of the zip's other entries, left unread."""
+    shown); and the paths of the zip's other entries, left unread; ``picture_sums``,
+    each kept picture's SHA-256 (what a diff compares them by)."""
 
     files: dict[str, str]
     left_out: list[str] = field(default_factory=list)
     resources: dict[str, str] = field(default_factory=dict)
     pictures: list[str] = field(default_factory=list)
+    picture_sums: dict[str, str] = field(default_factory=dict)
 
     @property
     def shown(self) -> dict[str, str]:
@@ -63,8 +69,13 @@ def kept_files(data: bytes) -> Kept:
         files[intake.manifest[0]] = decode(intake.manifest[1])
     texts = {n: decode(raw) for n, raw in intake.resources.items() if n.endswith(RESOURCE_SUFFIXES)}
     pictures = sorted(set(intake.resources) - set(texts))
+    sums = {path: hashlib.sha256(intake.resources[path]).hexdigest() for path in pictures}
     return Kept(
-        dict(sorted(files.items())), sorted(intake.left_out), dict(sorted(texts.items())), pictures
+        dict(sorted(files.items())),
+        sorted(intake.left_out),
+        dict(sorted(texts.items())),
+        pictures,
+        sums,
     )
 
 
@@ -97,11 +108,13 @@ class Line:
 @dataclass(frozen=True)
 class FileDiff:
     """One file's difference: ``status`` ``added``, ``removed``, ``changed`` or
-    ``same``; its hunks of :class:`Line` (none when the file is the same)."""
+    ``same``; its hunks of :class:`Line` (none when the file is the same, nor for a
+    ``picture``: a kept picture is compared by its bytes and named, never shown)."""
 
     path: str
     status: str
     hunks: list[list[Line]]
+    picture: bool = False
 
 
 def _hunks(path: str, old: str, new: str) -> list[list[Line]]:
@@ -121,14 +134,28 @@ def _hunks(path: str, old: str, new: str) -> list[list[Line]]:
     return hunks
 
 
-def diff(old: dict[str, str], new: dict[str, str]) -> list[FileDiff]:
-    """Two versions' files compared, every path of either in order."""
+def _status(before: object, after: object) -> str:
+    """A path's status from its content in the older and the newer version (``None``:
+    not kept there)."""
+    if before == after:
+        return "same"
+    return "added" if before is None else "removed" if after is None else "changed"
+
+
+def diff(old: Kept, new: Kept) -> list[FileDiff]:
+    """Two versions' kept files compared, every path of either in order: the texts
+    (sources, manifest, resources: :attr:`Kept.shown`) line by line, the pictures by
+    their bytes (:attr:`Kept.picture_sums`)."""
+    a_texts, b_texts = old.shown, new.shown
+    a_sums, b_sums = old.picture_sums, new.picture_sums
     out = []
-    for path in sorted(old.keys() | new.keys()):
-        before, after = old.get(path), new.get(path)
-        if before == after:
-            out.append(FileDiff(path, "same", []))
-        else:
-            status = "added" if before is None else "removed" if after is None else "changed"
-            out.append(FileDiff(path, status, _hunks(path, before or "", after or "")))
+    for path in sorted(a_texts.keys() | b_texts.keys() | a_sums.keys() | b_sums.keys()):
+        if path in a_sums or path in b_sums:
+            status = _status(a_sums.get(path), b_sums.get(path))
+            out.append(FileDiff(path, status, [], picture=True))
+            continue
+        before, after = a_texts.get(path), b_texts.get(path)
+        status = _status(before, after)
+        hunks = [] if status == "same" else _hunks(path, before or "", after or "")
+        out.append(FileDiff(path, status, hunks))
     return out

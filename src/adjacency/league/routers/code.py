@@ -1,5 +1,5 @@
 """Teams' code where it is graded: a version's kept files (highlighted), the difference
-between two versions, a version's zip as uploaded, and the similarity report of an
+between two versions (every kept file), a version's zip as uploaded, and the similarity report of an
 event's teams (:mod:`adjacency.league.similarity`).
 
 Who reads what: the admin token reads every team's code (``/admin/members/NAME/...``)
@@ -98,11 +98,14 @@ class DiffLine(BaseModel):
 
 
 class FileDiff(BaseModel):
-    """One path's difference: ``added``, ``removed``, ``changed`` or ``same``."""
+    """One kept file's difference: ``added``, ``removed``, ``changed`` or ``same``
+    (every kept file: sources, manifest, FXML, CSS, properties; a picture compared by
+    its bytes, named without lines)."""
 
     path: str
     status: str
     hunks: list[list[DiffLine]]
+    picture: bool = Field(default=False, description="a kept picture: compared, not shown")
 
 
 class VersionDiff(BaseModel):
@@ -205,8 +208,8 @@ def _own(request: Request) -> None:
 
 
 def _diff(store: LeagueStore, member: Member, a: int, b: int) -> dict[str, Any]:
-    old = _kept(store, _version(store, member, a)).files
-    new = _kept(store, _version(store, member, b)).files
+    old = _kept(store, _version(store, member, a))
+    new = _kept(store, _version(store, member, b))
     return {"name": member.name, "a": a, "b": b, "files": [asdict(f) for f in diff(old, new)]}
 
 

@@ -69,12 +69,17 @@ async function showVersion(team, version, against) {
   if (against) {
     $("version-heading").textContent = t("code.diff.heading", { name: team, a: against, b: version });
     const answer = await json(`/members/${quoted}/diff?a=${against}&b=${version}`);
-    const same = answer.files.filter((f) => f.status === "same").map((f) => f.path);
-    $("left-out").hidden = !same.length;
-    $("left-out").textContent = same.length ? t("code.diff.same", { files: same.join(", ") }) : "";
+    // Every kept file named by what happened to it (sources, FXML, CSS, pictures...).
+    const named = ["added", "removed", "changed", "same"].map((status) => {
+      const paths = answer.files.filter((f) => f.status === status).map((f) => f.path);
+      return paths.length ? t(`code.diff.list.${status}`, { files: paths.join(", ") }) : "";
+    }).filter(Boolean);
+    $("left-out").hidden = !named.length;
+    $("left-out").textContent = named.join(" ");
     const shown = answer.files.filter((f) => f.status !== "same");
     $("files").replaceChildren(...(shown.length ? shown.map((f) => el("section", { class: "code-file" },
       el("h3", {}, `${f.path} (${t(`code.diff.${f.status}`)})`),
+      ...(f.picture ? [el("p", {}, t("code.diff.picture"))] : []),
       ...f.hunks.map((hunk) => codeBox(f.path, hunk.map((line) => [
         { "+": "add", "-": "del" }[line.op] || "", [line.a, line.b],
         `<span class="op" aria-hidden="true">${line.op === " " ? "" : line.op}</span>${line.html}`])))))
