@@ -1,0 +1,32 @@
+"""The web front end's pure modules (no page, no storage: their clock and voice passed
+in), tested by Node's own test runner without a browser: tests/web/js/*.test.mjs import
+them from the package's static files. The puzzle runs' accounting (js/puzzles/tally.js:
+skips, the player's clock and the page's pauses, the combo, the end screen's figures,
+personal bests) and the polite announcer (js/polite.js: only what changed, at most once a
+second). Node 20.19 or later loads the static ES modules as they are."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kit_helpers import tool
+
+pytestmark = pytest.mark.node
+
+SUITES = sorted((Path(__file__).parent / "js").glob("*.test.mjs"))
+
+
+def test_there_are_suites() -> None:
+    assert {p.name for p in SUITES} >= {"tally.test.mjs", "polite.test.mjs"}
+
+
+@pytest.mark.parametrize("suite", SUITES, ids=lambda p: p.name)
+def test_a_pure_module_passes_its_node_tests(suite: Path) -> None:
+    done = subprocess.run(
+        [tool("node"), "--test", str(suite)], capture_output=True, text=True, timeout=50
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "# fail 0" in done.stdout
