@@ -2,7 +2,8 @@
 
 A project is hostile input (it may come from an upload): :func:`take_in` enforces every
 limit on the zip's directory or the folder's listing *before* any file's content is read
-or anything is written, and refuses with :class:`IntakeRefused` naming the rule. Only what
+or anything is written, and refuses with :class:`IntakeRefused` naming the rule (a kept
+file's name that a compiler would read as an option, :func:`check_operand`, among them). Only what
 is kept is ever read, and only what is kept counts against the size limits, each file
 bounded and all of them together (:data:`MAX_KEPT_BYTES`): the sources (every language's
 of :data:`~.languages.LANGUAGES`: :data:`SOURCE_SUFFIXES`, and their other texts such as a
@@ -151,6 +152,28 @@ def check_name(name: str) -> str:
     if not path.parts:
         raise IntakeRefused(f"rule 'plain names': the entry {name!r} is empty")
     return path.as_posix()
+
+
+OPTION_MARKS = ("@", "-")
+"""First characters that make a name an option to a compiler or tool: ``-`` starts an
+option, ``@`` names a file of options (``g++``'s, ``javac``'s, ``java``'s response
+files). Every tool the league runs gets a team's files as paths that start with ``./``
+or ``/`` all the same (:func:`~.languages.operand`); a kept file whose name, or a
+folder of whose path, begins with one of these is refused here, so that no such name
+reaches a command line at all."""
+
+
+def check_operand(name: str) -> None:
+    """:class:`IntakeRefused` where a part of the kept file ``name`` (a folder of its
+    path, or its own name) begins with one of :data:`OPTION_MARKS`, naming the part."""
+    for part in PurePosixPath(name).parts:
+        if part.startswith(OPTION_MARKS):
+            raise IntakeRefused(
+                f"rule 'no option-like names': {name!r} has a name beginning with "
+                f"{part[0]!r} ({part!r}), which compilers read as an option or a file of "
+                "options; rename it (file and folder names start with a letter, a digit, "
+                "'_' or '.')"
+            )
 
 
 def _kind(mode: int) -> str | None:
@@ -303,6 +326,7 @@ def take_in_zip(path: Path) -> Intake:
             if wanted == "other":
                 left_out.append(name)
                 continue
+            check_operand(name)
             if info.file_size > BOMB_FLOOR and info.file_size > MAX_RATIO * max(
                 1, info.compress_size
             ):
@@ -375,7 +399,9 @@ def take_in_folder(root: Path) -> Intake:
         wanted = _wanted(relative)
         if wanted == "other":
             intake.left_out.append(relative)
-        elif wanted == "image":
+            continue
+        check_operand(relative)
+        if wanted == "image":
             images.append((relative, size))
         else:
             budget.take(relative, size, wanted)

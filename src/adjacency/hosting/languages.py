@@ -44,6 +44,14 @@ Command = Callable[[str, list[str]], list[str]]
 """A command line from a file (as the sandbox or the team sees it) and arguments."""
 
 
+def operand(path: str) -> str:
+    """A file's path as a command line's operand, never an option: an absolute path as
+    it is, any other from its folder (``./``), so that no tool reads a team's file named
+    ``-x`` or ``@file`` as an option or a file of options (the intake refuses such names
+    too: :func:`~.intake.check_operand`). Every command of this table names files so."""
+    return path if path.startswith(("/", "./")) else f"./{path}"
+
+
 @dataclass(frozen=True)
 class Language:
     """One language: ``word`` (the manifest's ``language``), ``words`` (its name in prose),
@@ -72,36 +80,36 @@ class Language:
 def _python_check(files: list[str]) -> list[str]:
     """Python's byte-compiler (``py_compile``, its cache in the private ``/tmp``: the
     program's folder is read-only)."""
-    return [PYTHON, "-m", "py_compile", *files]
+    return [PYTHON, "-m", "py_compile", *map(operand, files)]
 
 
 def _node_check(files: list[str]) -> list[str]:
     """``node --check`` for each JavaScript file (all checked, failing if one fails)."""
     script = 'status=0; for f do "$0" --check "$f" || status=1; done; exit $status'
-    return ["/bin/sh", "-c", script, NODE, *files]
+    return ["/bin/sh", "-c", script, NODE, *map(operand, files)]
 
 
 def _python_run(main: str, args: list[str]) -> list[str]:
     """Python unbuffered (a program that forgets to flush still answers), writing no byte
     code, without the user's site folder."""
-    return [PYTHON, "-u", "-B", "-s", main, *args]
+    return [PYTHON, "-u", "-B", "-s", operand(main), *args]
 
 
 def _node_run(main: str, args: list[str]) -> list[str]:
     """Node with its heap bounded (:data:`NODE_HEAP_MB`)."""
-    return [NODE, f"--max-old-space-size={NODE_HEAP_MB}", main, *args]
+    return [NODE, f"--max-old-space-size={NODE_HEAP_MB}", operand(main), *args]
 
 
 def _gxx_compile(files: list[str]) -> list[str]:
     """``g++ -O2`` of the C++ translation units among ``files`` (its headers are only
     included) into :data:`ENGINE` in the build's output folder."""
     units = [path for path in files if path.endswith((".cpp", ".cc"))]
-    return [GXX, "-std=c++17", "-O2", "-o", f"{OUTPUT}/{ENGINE}", *units]
+    return [GXX, "-std=c++17", "-O2", "-o", f"{OUTPUT}/{ENGINE}", *map(operand, units)]
 
 
 def _compiled_run(engine: str, args: list[str]) -> list[str]:
     """The compiled program itself."""
-    return [engine, *args]
+    return [operand(engine), *args]
 
 
 def _gxx_local(main: str, args: list[str]) -> list[str]:
