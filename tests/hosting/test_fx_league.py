@@ -367,7 +367,7 @@ def test_a_refused_program_keeps_its_form_and_its_team_names_who_moves_first(
 REFUSALS = {
     # a hostile shape -> words of its refusal; each breaks at its bot's second move
     "crashes": ["as X, at move 3 (", "the bot lost its way", "Bot.java:"],
-    "hangs": ["as X, at move 3 (", "sent no bestmove"],
+    "hangs": ["as X, at move 3 (", "gave no move"],
     "occupied": ["as X, at move 3 (", "is occupied"],
 }
 

@@ -237,7 +237,7 @@ def test_a_failure_is_told_in_the_teams_words() -> None:
 def test_a_failure_without_a_trace_keeps_its_last_lines_and_one_without_stderr_its_words() -> None:
     detail = f"{COMMAND}sent no bestmove within 5s{STDERR_HEAD}  thinking...\n  depth 4"
     assert team_words(detail) == (
-        "the program sent no bestmove within 5s; its last lines:\n  thinking...\n  depth 4"
+        "the program gave no move within 5 s; its last lines:\n  thinking...\n  depth 4"
     )
     plain = f"{COMMAND}exited with status 3 (it wrote nothing to stderr)"
     assert team_words(plain) == "the program exited with status 3 (it wrote nothing to stderr)"

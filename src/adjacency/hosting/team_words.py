@@ -13,7 +13,13 @@ it as a refusal or a loss, so it is told in this order, and nothing else:
    the team's code, the last lines it wrote, as they were;
 3. the board as its window showed it, where the driver drew it.
 
-No command line, no folder of the server's, no follow-on exception after the cause.
+No command line, no folder of the server's, no follow-on exception after the cause, and
+no word of the engine protocol (``aep``, ``readyok``, ``bestmove``, ``stop``): what the
+client says in the protocol's terms is said in what the student sees
+(:data:`STUDENT_WORDS`: the program did not finish opening, gave no move, your bot chose
+e4, which is occupied). A finding of the driver's that names the team's bug (your bot
+chose an occupied square, your window flips diagonal neighbours) comes first, after what
+happened. A line the client cut for its length is cut back to its last whole sentence.
 """
 
 from __future__ import annotations
@@ -42,17 +48,90 @@ OWN_FRAMES = 6
 _COMMAND = re.compile(r"engine (?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\") ")
 """The client's ``engine 'COMMAND' `` (a Python repr of the command line)."""
 
+_NUMBER = r"(\d+(?:\.\d+)?)"
+
+STUDENT_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (
+            r"the program answered 'bestmove ([a-z]+\d+)': illegal move '[^']*': \1 is "
+            r"occupied by [xo] in '[^']*'; moves must go on an empty square",
+            r"your bot chose \1, which is occupied",
+        ),
+        (
+            r"the program answered 'bestmove (\S+)': illegal move '[^']*'(?: in '[^']*')?: ",
+            r"your bot chose \1, which is not a move: ",
+        ),
+        (
+            r"the program answered 'bestmove': no square given",
+            "your bot gave no move: its answer named no square",
+        ),
+        (rf"sent no 'aepok' within {_NUMBER}s of 'aep'", r"did not finish opening within \1 s"),
+        (r" during the handshake \(before 'aepok'\)", " while it was opening"),
+        (
+            rf"sent no 'readyok' within {_NUMBER}s of 'isready'",
+            r"stopped answering: it was not ready for its move within \1 s",
+        ),
+        (
+            r"sent no 'readyok' before its move's deadline",
+            "was not ready for its move before the move's time ran out",
+        ),
+        (
+            rf"sent no bestmove within its clock's {_NUMBER}s and {_NUMBER}s after 'stop'",
+            r"gave no move in its \1 s on the clock, nor in the \2 s after its time was up",
+        ),
+        (
+            rf"sent no bestmove within its {_NUMBER}s budget \+ {_NUMBER}s margin and "
+            rf"{_NUMBER}s after 'stop'",
+            r"gave no move in its \1 s for the move and \2 s of grace, nor in the \3 s "
+            "after its time was up",
+        ),
+        (
+            rf"sent no bestmove within {_NUMBER}s after 'stop'",
+            r"gave no move within \1 s after it was asked to stop",
+        ),
+        (rf"sent no bestmove within {_NUMBER}s", r"gave no move within \1 s"),
+        (r"sent no bestmove", "gave no move"),
+        (
+            rf"answered only after 'stop', {_NUMBER}s into a {_NUMBER}s budget",
+            r"answered only after its time was up, \1 s into its \2 s for the move",
+        ),
+        (r"; its process group \d+ was killed|; it was killed", "; it was stopped"),
+        (r" \(could not send '[^']*'\)", " (it no longer read what the server sent)"),
+    )
+)
+"""The protocol client's words (:mod:`adjacency.protocol.client`, the external bot's)
+and what a student reads instead, each applied in turn to what happened (its command
+line already ``the program``)."""
+
+MARKED = re.compile(r"^the program's bot marked ([a-z]+\d+), a square that was not empty$")
+"""The driver's line where its program's bot put its mark on an occupied square."""
+
+RULE_DIFFERENCE = "your window "
+"""How the driver's account of a rule its window plays otherwise begins (``your window
+flips diagonal neighbours: ...``); the driver then ends the program."""
+
+EXITED = re.compile(r"the program exited with status \d+")
+
+CUT = re.compile(r"^(?P<kept>.*)\.\.\. \((?P<length>\d+) characters\)$")
+"""A line the protocol's client cut for its length (:func:`~adjacency.protocol.client.cut`)."""
+
+SENTENCE_END = re.compile(r"[.;:!?](?=\s)")
+
 
 def team_words(detail: str) -> str:
     """``detail`` (a failed move's, from the protocol's client) told as the module
     docstring says; a detail that is not the client's is returned as it is, but for any
     command line in it."""
     head, quoted, tail = detail.partition(STDERR_HEAD)
-    head = _COMMAND.sub("the program ", head)
+    first, *more = head.split("\n")  # a driven program's illegal answer: the driver's lines
+    head = student_words(_COMMAND.sub("the program ", first))
+    lines = [*more, *(line.removeprefix("  ") for line in tail.split("\n") if quoted)]
+    said = [whole_sentences(line.removeprefix(SAID)) for line in lines]
+    head = _with_finding(head, said)
+    said = [line for line in said if MARKED.match(line) is None]
     if not quoted:
-        return head
-    lines = [line.removeprefix("  ") for line in tail.split("\n")]
-    said = [line.removeprefix(SAID) for line in lines]
+        return "\n".join([head, *said])
     board = _board(said)
     cause = team_cause(said)
     if cause is None:
@@ -61,6 +140,41 @@ def team_words(detail: str) -> str:
     told = [frame for frame in cause.own_frames if frame.where]  # a file and line alone: said
     frames = [f"    {frame}" for frame in told[:OWN_FRAMES]]
     return "\n".join([head, f"its cause: {cause.headline()}", *frames, *board])
+
+
+def student_words(text: str) -> str:
+    """``text`` (the client's account of what happened, its command line replaced by
+    ``the program``) with :data:`STUDENT_WORDS` in place of the protocol's."""
+    for pattern, words in STUDENT_WORDS:
+        text = pattern.sub(words, text)
+    return text
+
+
+def whole_sentences(line: str) -> str:
+    """``line``, or where the protocol's client cut it for its length, what it kept up
+    to its last sentence's end (``.``, ``;``, ``:`` before a space) and a note of the
+    rest; a cut line with no sentence end keeps its cut, as a program's own long line."""
+    cut = CUT.match(line)
+    if cut is None:
+        return line
+    kept = cut["kept"]
+    ends = [m.start() for m in SENTENCE_END.finditer(kept)]
+    if not ends:
+        return line
+    return f"{kept[: ends[-1]]} (and more: {cut['length']} characters in all)"
+
+
+def _with_finding(head: str, said: list[str]) -> str:
+    """``head`` with the driver's finding in ``said`` that names the team's bug: the
+    occupied square its bot chose (unless ``head`` says it already), or the rule its
+    window plays otherwise, which is what ended the program."""
+    marked = [m for m in map(MARKED.match, said) if m is not None]
+    if marked and "which is occupied" not in head:
+        head = f"{head} after your bot chose {marked[-1][1]}, which is occupied"
+    rule = next((line for line in said if line.startswith(RULE_DIFFERENCE)), None)
+    if rule is not None and EXITED.search(head):
+        head = EXITED.sub(rule.rstrip("."), head, count=1)
+    return head
 
 
 def _board(said: list[str]) -> list[str]:
