@@ -1,6 +1,6 @@
 """The commands that take a team's project say in their help which kinds of project they
 take, and those are the intake's: every language of its table
-(:data:`adjacency.hosting.manifest.LANGUAGES`), so a kind the league builds cannot go
+(:data:`adjacency.hosting.languages.LANGUAGES`), so a kind the league builds cannot go
 unmentioned (help that said "Java" alone once hid the Python and JavaScript programs).
 """
 
@@ -12,10 +12,10 @@ import re
 import pytest
 
 from adjacency.cli import build_parser
-from adjacency.hosting.manifest import LANGUAGES
+from adjacency.hosting.languages import LANGUAGES
 
-WORDS = {"java": "Java", "python": "Python", "javascript": "JavaScript", "cpp": "C++"}
-"""Each language of the intake's table as a command's help names it."""
+WORDS = {name: language.words for name, language in LANGUAGES.items()}
+"""Each language of the table as a command's help names it."""
 
 TAKE_A_PROJECT = (("league", "submit"), ("project",))
 """The commands whose argument is a team's project (a folder or a zip)."""

@@ -11,11 +11,12 @@ probes fail, its fork bomb loses on time, nothing of it is left)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
 from adjacency.cli import main
+from adjacency.hosting.languages import LANGUAGES, PROGRAMS
 from adjacency.league.league_file import LeagueStore, StoredGame
 from adjacency.ratings.glicko import Glicko
 from hosted_helpers import (
@@ -36,8 +37,7 @@ pytestmark = pytest.mark.node
 
 
 @pytest.mark.parametrize(
-    ("language", "entry"),
-    [("python", "engine.py"), ("javascript", "engine.js"), ("cpp", "main.cpp")],
+    ("language", "entry"), [(name, PurePosixPath(LANGUAGES[name].kit).name) for name in PROGRAMS]
 )
 def test_a_starter_kit_goes_from_submit_to_rated_games_on_the_board(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str, entry: str
@@ -139,7 +139,7 @@ def test_a_manifest_naming_an_unbuilt_language_is_refused_with_its_rule(folder: 
         refused = decided(url, token)
     assert refused["status"] == "refused"
     assert refused["detail"] == (
-        "adjacency-bot.json: 'language' 'ruby' is not built here: cpp, java, javascript, python"
+        "adjacency-bot.json: 'language' 'ruby' is not built here: " + ", ".join(sorted(LANGUAGES))
     )
 
 

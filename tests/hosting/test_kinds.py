@@ -5,13 +5,14 @@ that is wrong is refused naming its key; installed packages are left out unread.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
 from adjacency.core.errors import AdjacencyError
 from adjacency.hosting.intake import take_in
-from adjacency.hosting.scripts import Program, choose
+from adjacency.hosting.languages import LANGUAGES, PROGRAMS, in_words
+from adjacency.hosting.scripts import ENTRIES, Program, choose
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = "import sys\nfor line in sys.stdin:\n    print('aepok')\n"
@@ -25,11 +26,11 @@ def project(folder: Path, files: dict[str, str]) -> Path:
     return folder
 
 
-def test_the_kits_are_found_by_their_entry_files() -> None:
-    python = choose(take_in(REPO / "examples" / "engines" / "python"))
-    javascript = choose(take_in(REPO / "examples" / "engines" / "javascript"))
-    assert python == Program("python", "engine.py", [])
-    assert javascript == Program("javascript", "engine.js", [])
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_each_languages_kit_is_found_by_its_entry_file(name: str) -> None:
+    kit = PurePosixPath(LANGUAGES[name].kit)
+    chosen = choose(take_in(REPO / "examples" / "engines" / kit.parent))
+    assert chosen == Program(name, kit.name, [])
 
 
 def test_a_java_project_stays_java_and_installed_packages_are_left_out(tmp_path: Path) -> None:
@@ -67,7 +68,7 @@ def test_a_manifest_chooses_among_entry_files_from_its_own_folder(tmp_path: Path
     [
         (
             {"language": "ruby"},
-            "'language' 'ruby' is not built here: cpp, java, javascript, python",
+            "'language' 'ruby' is not built here: " + ", ".join(sorted(LANGUAGES)),
         ),
         ({"language": "python"}, "a python program is named by 'main', its entry file"),
         ({"language": "python", "main": "a.js"}, "'main' 'a.js' is not a python file (.py)"),
@@ -96,5 +97,5 @@ def test_python_files_without_the_protocol_are_listed_with_the_manifest_to_write
     with pytest.raises(AdjacencyError) as refused:
         choose(take_in(tmp_path))
     text = str(refused.value)
-    assert text.startswith("no Python, JavaScript or C++ file speaks the engine protocol")
+    assert text.startswith(f"no {in_words(ENTRIES)} file speaks the engine protocol")
     assert "\n  bot.py\n" in text and '"main": "bot.py"' in text

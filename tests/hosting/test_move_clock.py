@@ -27,7 +27,7 @@ import pytest
 from adjacency.core import Position
 from adjacency.core.game import Termination
 from adjacency.hosting.check import check_bot
-from adjacency.hosting.move_clock import GRACE, START_ALLOWANCE, ceiling, wall_cap
+from adjacency.hosting.move_clock import GRACE, ceiling, start_allowance, wall_cap
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import Answer, BotSeat
 from hosted_helpers import first_empty_program
@@ -197,7 +197,7 @@ def test_cpu_burned_before_the_handshake_answer_is_charged_to_the_first_move(
     termination, why = answer.failure
     assert termination is Termination.TIME_FORFEIT, why
     assert "its start took" in why and "charged to its first move" in why
-    assert answer.charged >= burn - START_ALLOWANCE["python"]
+    assert answer.charged >= burn - start_allowance("python")
 
 
 @pytest.mark.parametrize("burn", [0.0, 2.5])

@@ -1,12 +1,14 @@
 """The kinds of program the league hosts, one table entry each: :data:`KINDS`.
 
-A submitted program's kind says everything the server does with it, in one place (as a
-judge's table of languages does), beside its language's entry
-(:data:`~.languages.LANGUAGES`: its sources, its manifest's word, its entry file, its
-check and run commands): how its sources are built in the sandbox
-(:attr:`ProgramKind.build`), the command that runs the built program inside its sandbox,
-its folder read-only at :data:`~adjacency.sandbox.SUBMISSION` (:attr:`ProgramKind.command`),
-and what its process may use over one game (:attr:`ProgramKind.limits`). The check before
+A submitted program's kind says everything the server does with it, in one place: how
+its sources are built in the sandbox (:attr:`ProgramKind.build`), the command that runs
+the built program inside its sandbox, its folder read-only at
+:data:`~adjacency.sandbox.SUBMISSION` (:attr:`ProgramKind.command`), what its process may
+use over one game (:attr:`ProgramKind.limits`) and the seconds of its start that are free
+(:attr:`ProgramKind.start`, which the move clock reads). The kind of each language is
+made from that language's one entry (:data:`~.languages.LANGUAGES`: its sources, its
+manifest's word, its entry file, its build, run command, limits, start allowance and
+kit), so a language added there is a kind here with nothing else written. The check before
 a version plays is the same for every kind (:mod:`.check`) but for a program played
 through its window (:attr:`ProgramKind.window`), whose check is a short game with each
 colour (:mod:`.fx_check`).
@@ -36,7 +38,7 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bots.external import ExternalBot
@@ -46,22 +48,9 @@ from .fx_kind import BUILD, LANGUAGE, build_fx_submission, fx_choices, fx_comman
 from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS, DrivenBot
 from .intake import MANIFEST, Intake, take_in
 from .java_build import RUNNER, BuildFailed
+from .languages import LANGUAGES, Compiled, Language
 from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild, build_compiled, build_java, build_program
 from .scripts import Program, choose, run_command
-
-GAME_LIMITS = Limits(
-    cpu_seconds=600.0,
-    wall_seconds=3600.0,
-    memory_bytes=768 << 20,
-    processes=64,
-    file_bytes=8 << 20,
-    tmp_bytes=32 << 20,
-    output_bytes=4 << 20,
-)
-"""What a hosted bot's process may use over one game (a 28-round game at 5 s a move is
-at most 140 s of its own thinking; the CPU cap leaves room for the JVM's own threads).
-The output bound is its protocol's (standard output); its standard error, where the Java
-kit sends its prints too, is drained and never counted (its last 64 KiB kept)."""
 
 
 @dataclass(frozen=True)
@@ -70,21 +59,28 @@ class ProgramKind:
     :class:`~.scripts.Program` or ``None`` for a Java project, and the output folder, to
     a :class:`~.sandbox_build.HostedBuild`; raises the build's refusal; ``None`` for a
     kind built from the whole upload, ``javafx``), its ``command`` (the built bot and its
-    arguments to the argv inside its sandbox), its ``limits`` over one game, and what
+    arguments to the argv inside its sandbox), its ``limits`` over one game, ``start``
+    (the seconds of its start, from its sandbox's start to its answer to the handshake,
+    that are free: what its runtime needs, :func:`~.move_clock.start_charge`), and what
     more of the host its sandbox binds read-only (``binds``), its environment (``env``)
     and the bot that plays it (``player``: a driven program's tells its board at an
     illegal answer, and carries a picture of it at a failure); ``window``: whether it is
     played through its own window (checked by a game with each colour, from the start
-    position only, its window's picture kept with a refusal)."""
+    position only, its window's picture kept with a refusal); ``opening``: the seconds of
+    its first move that are free (the opening of its game before its bot thinks; a
+    program that speaks the protocol itself opens nothing). A kind that leaves out one of
+    the fields without a default fails when this module is imported."""
 
     name: str
     build: Callable[[Intake, Program | None, Path], HostedBuild] | None
     command: Callable[[str, list[str]], list[str]]
     limits: Limits
+    start: float
     binds: Mapping[str, Path] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
     player: type[ExternalBot] = ExternalBot
     window: bool = False
+    opening: float = 0.0
 
 
 def _java_command(bot: str, args: list[str]) -> list[str]:
@@ -102,27 +98,46 @@ def _script_command(language: str) -> Callable[[str, list[str]], list[str]]:
     return command
 
 
+def _language_kind(language: Language) -> ProgramKind:
+    """The kind of ``language``'s programs, made from its entry alone: a Java course
+    project built by the projects' build and played by the kit's runner; a program built
+    by its language's check (:class:`~.languages.Checked`) or compiler
+    (:class:`~.languages.Compiled`) and played by its run command."""
+    if language.build is None:
+        return ProgramKind(
+            language.word, build_java, _java_command, language.limits, language.start
+        )
+    build = build_compiled if isinstance(language.build, Compiled) else build_program
+    command = _script_command(language.word)
+    return ProgramKind(language.word, build, command, language.limits, language.start)
+
+
 KINDS: dict[str, ProgramKind] = {
-    "java": ProgramKind("java", build_java, _java_command, GAME_LIMITS),
-    "python": ProgramKind("python", build_program, _script_command("python"), GAME_LIMITS),
-    # Node's writable memory bound is larger: each worker thread is a V8 isolate with a
-    # heap of its own (the JavaScript kit thinks in a worker and replaces a busy one with a
-    # fresh one, so two may live at once), besides the main one and V8's code space; its
-    # old space is bounded by NODE_HEAP_MB all the same.
-    "javascript": ProgramKind(
-        "javascript",
-        build_program,
-        _script_command("javascript"),
-        replace(GAME_LIMITS, memory_bytes=1024 << 20),
-    ),
-    "cpp": ProgramKind("cpp", build_compiled, _script_command("cpp"), GAME_LIMITS),
+    **{name: _language_kind(language) for name, language in LANGUAGES.items()},
     # A course project's own JavaFX program, played through its window by the driver
     # under a private X display (fx_kind.py): built from the whole upload, not the intake.
+    # Its start (a JVM with JavaFX, a display and the program's input window) took 5.5 to
+    # 6.1 s of wall time (1.7 s of CPU, benchmarks/bench_fx_driver.py) in the sandbox on
+    # the 2-core development machine at a load of 9 to 12. Its opening (the driver
+    # following its forms, the program loading and drawing its board under its display),
+    # measured on the course projects of benchmarks/bench_course_population.py whose bots
+    # answer at once: their longest answer, the first included, took 0.39 to 0.69 s of
+    # CPU (8 projects, a load of 2 to 5 on 2 cores), so the opening takes at most that.
     LANGUAGE: ProgramKind(
-        LANGUAGE, None, fx_command, FX_LIMITS, FX_BINDS, FX_ENV, DrivenBot, window=True
+        LANGUAGE,
+        None,
+        fx_command,
+        FX_LIMITS,
+        8.0,
+        FX_BINDS,
+        FX_ENV,
+        DrivenBot,
+        window=True,
+        opening=1.0,
     ),
 }
-"""Every kind the league hosts, by name (the name is stored with each build)."""
+"""Every kind the league hosts, by name (the name is stored with each build): one per
+language of :data:`~.languages.LANGUAGES`, made from its entry, and ``javafx``."""
 
 WINDOWS = tuple(name for name, kind in KINDS.items() if kind.window)
 """The kinds played through their own window (an upload's ``X-Program`` names one)."""

@@ -1,16 +1,16 @@
 """The languages a team's program may be written in, one table entry each: :data:`LANGUAGES`.
 
-A language is everything the intake, the manifest, the choice of a project's kind and
-the command line need to know of it, in one place (as a judge's table of languages
-does): the manifest's word for it, its sources' suffixes (the intake reads those), how
-its manifest names the bot (``class`` or ``main``), how its entry file is found, its
-check command and its run command inside the sandbox, and its name in words with the
-command that runs it on the team's own machine. Nothing outside this table asks which
-language a program is: a language added here is read, chosen, checked and run.
-
-What the league does with a program of each language over a game (its build, its
-limits, its sandbox's binds) is its kind's, :data:`~.kinds.KINDS`, one entry per
-language of this table.
+A language is everything the league needs to know of it, in one place (as a judge's table
+of languages does): the manifest's word for it, its name in words, its sources' suffixes
+(the intake reads those) and which of them are headers, how its manifest names the bot
+(``class`` or ``main``), how its entry file is found, its build (:class:`Checked`,
+:class:`Compiled`, or the Java projects' build), its run command inside the sandbox, what
+its process may use over a game, the seconds of its start that are free, its starter kit,
+and the command that runs it on the team's own machine. Nothing outside this table asks
+which language a program is: a language added here is read, chosen, built, checked, run,
+timed and named in every message, and its kind (:data:`~.kinds.KINDS`, what the league
+does with a program over a game) is made from this entry. Every field is required, so an
+entry that leaves one out fails when this module is imported.
 
 This module is the bottom of the hosting room (the intake and the manifest read it); it
 imports nothing of it.
@@ -19,9 +19,9 @@ imports nothing of it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..sandbox import OUTPUT
+from ..sandbox import Limits
 
 HANDSHAKE = "aepok"
 """What an engine-protocol program answers to ``aep``: the mark of an entry file."""
@@ -34,11 +34,26 @@ GXX = "/usr/bin/g++"
 """Debian's C++ compiler (package ``g++``), as the build's sandbox sees it."""
 
 ENGINE = "engine"
-"""The program a compiled language's build writes, which is played."""
+"""The file name of the program a compiled language's build writes (:class:`Compiled`),
+which is played."""
 
 NODE_HEAP_MB = 256
 """V8's old-space bound (``--max-old-space-size``): a heap that fits its sandbox, as
 the JVM's ``-Xmx``."""
+
+GAME_LIMITS = Limits(
+    cpu_seconds=600.0,
+    wall_seconds=3600.0,
+    memory_bytes=768 << 20,
+    processes=64,
+    file_bytes=8 << 20,
+    tmp_bytes=32 << 20,
+    output_bytes=4 << 20,
+)
+"""What a hosted bot's process may use over one game (a 28-round game at 5 s a move is
+at most 140 s of its own thinking; the CPU cap leaves room for the JVM's own threads).
+The output bound is its protocol's (standard output); its standard error, where the Java
+kit sends its prints too, is drained and never counted (its last 64 KiB kept)."""
 
 Command = Callable[[str, list[str]], list[str]]
 """A command line from a file (as the sandbox or the team sees it) and arguments."""
@@ -53,28 +68,66 @@ def operand(path: str) -> str:
 
 
 @dataclass(frozen=True)
+class Checked:
+    """The build of a language played from its sources as they are: ``command`` (the
+    sources' paths inside the sandbox to the argv of its check, such as Python's
+    byte-compiler), whose failure refuses the program with its words verbatim; nothing
+    is written."""
+
+    command: Callable[[list[str]], list[str]]
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The build of a compiled language: ``command`` (its translation units' paths,
+    named from their folder, and the path of the program to write, to the compiler's
+    argv). Its output contract: the command writes one program at the path it is given
+    (:data:`ENGINE` in the build's one writable folder), which is what is played; a run
+    that exits 0 without writing it is refused, as a compile error is. Its headers
+    (:attr:`Language.headers`) are only included, never compiled alone."""
+
+    command: Callable[[list[str], str], list[str]]
+
+
+@dataclass(frozen=True)
 class Language:
     """One language: ``word`` (the manifest's ``language``), ``words`` (its name in prose),
-    ``suffixes`` (its sources'), ``names`` (the manifest's key naming the bot: ``class``
-    for a Java class, ``main`` for an entry file), ``entry`` (whether its entry file is
-    found by the protocol's handshake in its text, :data:`HANDSHAKE`, without a manifest),
-    ``texts`` (other files written beside its sources: Node's ``package.json``),
-    ``check`` (its check of its sources inside the sandbox: the sources' paths to the
-    argv; ``None`` for Java, which the projects' build compiles), ``tool`` (how a refusal
-    names that check), ``run`` (the entry file and arguments to the argv that plays it in
-    the sandbox; ``None`` for Java, played by the kit's runner) and ``local`` (the entry
-    file and arguments to the command line that runs it as it is on the team's machine)."""
+    ``suffixes`` (its sources', headers included), ``headers`` (those of its suffixes
+    that name files only included: never an entry file nor compiled alone; two languages
+    may share one, ``.h``), ``names`` (the manifest's key naming the bot: ``class`` for a Java
+    class, ``main`` for an entry file), ``entry`` (whether its entry file is found by the
+    protocol's handshake in its text, :data:`HANDSHAKE`, without a manifest), ``texts``
+    (other files written beside its sources: Node's ``package.json``), ``build``
+    (:class:`Checked`, :class:`Compiled`, or ``None`` for Java, which the projects' build
+    compiles), ``tool`` (how a refusal names that build's command), ``run`` (the entry
+    file, or the compiled program, and arguments to the argv that plays it in the
+    sandbox; ``None`` for Java, played by the kit's runner), ``local`` (the entry file
+    and arguments to the command line that runs it as it is on the team's machine),
+    ``limits`` (what its process may use over one game), ``start`` (the seconds of its
+    start, from its sandbox's start to its answer to the handshake, that are free: what
+    its runtime needs, :func:`~.move_clock.start_charge`) and ``kit`` (its starter kit's
+    entry file, or folder, under ``examples/engines/``)."""
 
     word: str
     words: str
     suffixes: tuple[str, ...]
+    headers: tuple[str, ...]
     names: str
     entry: bool
     texts: tuple[str, ...]
-    check: Callable[[list[str]], list[str]] | None
+    build: Checked | Compiled | None
     tool: str
     run: Command | None
     local: Command | None
+    limits: Limits
+    start: float
+    kit: str
+
+    @property
+    def entries(self) -> tuple[str, ...]:
+        """The suffixes of the files that may be its entry file (or compiled alone): its
+        sources' but its headers'."""
+        return tuple(end for end in self.suffixes if end not in self.headers)
 
 
 def _python_check(files: list[str]) -> list[str]:
@@ -100,11 +153,15 @@ def _node_run(main: str, args: list[str]) -> list[str]:
     return [NODE, f"--max-old-space-size={NODE_HEAP_MB}", operand(main), *args]
 
 
-def _gxx_compile(files: list[str]) -> list[str]:
-    """``g++ -O2`` of the C++ translation units among ``files`` (its headers are only
-    included) into :data:`ENGINE` in the build's output folder."""
-    units = [path for path in files if path.endswith((".cpp", ".cc"))]
-    return [GXX, "-std=c++17", "-O2", "-o", f"{OUTPUT}/{ENGINE}", *map(operand, units)]
+def _gnu(compiler: str, standard: str, *libraries: str) -> Compiled:
+    """The build by GNU's ``compiler`` (``gcc``, ``g++``) at ``-O2`` to the language
+    ``standard``, its translation units linked with ``libraries``."""
+
+    def command(units: list[str], output: str) -> list[str]:
+        files = map(operand, units)
+        return [compiler, f"-std={standard}", "-O2", "-o", operand(output), *files, *libraries]
+
+    return Compiled(command)
 
 
 def _compiled_run(engine: str, args: list[str]) -> list[str]:
@@ -112,10 +169,14 @@ def _compiled_run(engine: str, args: list[str]) -> list[str]:
     return [operand(engine), *args]
 
 
-def _gxx_local(main: str, args: list[str]) -> list[str]:
-    """Compile ``main`` beside itself with ``g++ -O2``, then run it."""
-    script = 'g++ -std=c++17 -O2 -o "$0.engine" "$0" && exec "$0.engine" "$@"'
-    return ["sh", "-c", script, main, *args]
+def _compile_locally(compiler: str) -> Command:
+    """Compile ``main`` beside itself with ``compiler`` (its flags included), then run it."""
+
+    def local(main: str, args: list[str]) -> list[str]:
+        script = f'{compiler} -o "$0.engine" "$0" && exec "$0.engine" "$@"'
+        return ["sh", "-c", script, main, *args]
+
+    return local
 
 
 def _interpreted(interpreter: str) -> Command:
@@ -127,43 +188,78 @@ def _interpreted(interpreter: str) -> Command:
     return local
 
 
+# The start allowances were measured in the sandbox on the 2-core development machine at a
+# load of 9 to 12 and given room for a loaded machine: Python 0.13 to 0.32 s of wall time
+# (0.05 s of CPU), Node 0.26 to 0.75 s (0.12 s), a JVM with the kit's runner 0.19 to 0.35 s
+# (0.09 s); a compiled C++ program is given Python's (its start was not measured).
 LANGUAGES: dict[str, Language] = {
-    "java": Language("java", "Java", (".java",), "class", False, (), None, "javac", None, None),
-    "python": Language(
-        "python",
-        "Python",
-        (".py",),
-        "main",
-        True,
-        (),
-        _python_check,
-        "python3 -m py_compile",
-        _python_run,
-        _interpreted("python3"),
+    "java": Language(
+        word="java",
+        words="Java",
+        suffixes=(".java",),
+        headers=(),
+        names="class",
+        entry=False,
+        texts=(),
+        build=None,
+        tool="javac",
+        run=None,
+        local=None,
+        limits=GAME_LIMITS,
+        start=1.5,
+        kit="java/",
     ),
+    "python": Language(
+        word="python",
+        words="Python",
+        suffixes=(".py",),
+        headers=(),
+        names="main",
+        entry=True,
+        texts=(),
+        build=Checked(_python_check),
+        tool="python3 -m py_compile",
+        run=_python_run,
+        local=_interpreted("python3"),
+        limits=GAME_LIMITS,
+        start=1.0,
+        kit="python/engine.py",
+    ),
+    # Node's writable memory bound is larger: each worker thread is a V8 isolate with a
+    # heap of its own (the JavaScript kit thinks in a worker and replaces a busy one with a
+    # fresh one, so two may live at once), besides the main one and V8's code space; its
+    # old space is bounded by NODE_HEAP_MB all the same.
     "javascript": Language(
-        "javascript",
-        "JavaScript",
-        (".js", ".mjs", ".cjs"),
-        "main",
-        True,
-        ("package.json",),
-        _node_check,
-        "node --check",
-        _node_run,
-        _interpreted("node"),
+        word="javascript",
+        words="JavaScript",
+        suffixes=(".js", ".mjs", ".cjs"),
+        headers=(),
+        names="main",
+        entry=True,
+        texts=("package.json",),
+        build=Checked(_node_check),
+        tool="node --check",
+        run=_node_run,
+        local=_interpreted("node"),
+        limits=replace(GAME_LIMITS, memory_bytes=1024 << 20),
+        start=1.5,
+        kit="javascript/engine.js",
     ),
     "cpp": Language(
-        "cpp",
-        "C++",
-        (".cpp", ".cc", ".hpp", ".h"),
-        "main",
-        True,
-        (),
-        _gxx_compile,
-        "g++ -O2",
-        _compiled_run,
-        _gxx_local,
+        word="cpp",
+        words="C++",
+        suffixes=(".cpp", ".cc", ".hpp", ".h"),
+        headers=(".hpp", ".h"),
+        names="main",
+        entry=True,
+        texts=(),
+        build=_gnu(GXX, "c++17"),
+        tool="g++ -O2",
+        run=_compiled_run,
+        local=_compile_locally("g++ -std=c++17 -O2"),
+        limits=GAME_LIMITS,
+        start=1.0,
+        kit="cpp/main.cpp",
     ),
 }
 """Every language the league builds, by the manifest's word for it."""
@@ -173,14 +269,16 @@ PROGRAMS = tuple(name for name, language in LANGUAGES.items() if language.names 
 
 
 def source_suffixes() -> tuple[str, ...]:
-    """Every language's sources' suffixes, in the table's order."""
-    return tuple(end for language in LANGUAGES.values() for end in language.suffixes)
+    """Every language's sources' suffixes, in the table's order, each once (two languages may
+    share a header's suffix)."""
+    return tuple(dict.fromkeys(end for language in LANGUAGES.values() for end in language.suffixes))
 
 
 def language_of(path: str) -> Language | None:
-    """The language of a program whose entry file is ``path`` (by its suffix), or ``None``."""
+    """The language of a program whose entry file is ``path`` (by its suffix: a header is
+    no entry file), or ``None``."""
     return next(
-        (LANGUAGES[name] for name in PROGRAMS if path.endswith(LANGUAGES[name].suffixes)), None
+        (LANGUAGES[name] for name in PROGRAMS if path.endswith(LANGUAGES[name].entries)), None
     )
 
 

@@ -22,9 +22,9 @@ from pathlib import PurePosixPath
 from ..core.errors import AdjacencyError
 from .languages import LANGUAGES as TABLE
 
-LANGUAGES = {name: language.suffixes for name, language in TABLE.items()}
-"""The languages the league builds (:data:`~.languages.LANGUAGES`), with their sources'
-suffixes."""
+LANGUAGES = {name: language.entries for name, language in TABLE.items()}
+"""The languages the league builds (:data:`~.languages.LANGUAGES`), with the suffixes of
+their entry files (a header is none)."""
 
 KEYS = ("language", "class", "main", "args")
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from ..core.game import Termination
 from ..sandbox import CoreWatch, SandboxedProcess
+from .kinds import KINDS
 
 GRACE = 0.5
 """Wall seconds a move may take beyond its clock's: the driver's own work at a move of a
@@ -46,35 +47,16 @@ answering at once) at 86 ms median, 129 ms at p95 and 358 ms at most at a load o
 2 cores; a program of the engine protocol needs a few milliseconds of it."""
 
 
-START_ALLOWANCE: dict[str, float] = {
-    "python": 1.0,
-    "cpp": 1.0,
-    "javascript": 1.5,
-    "java": 1.5,
-    "javafx": 8.0,
-}
-"""Seconds of a program's start (from its sandbox's start to its answer to the
-handshake, its own time: :func:`start_charge`) that are free, by kind: what its
-runtime needs, measured in the sandbox on the 2-core development machine at a load of 9
-to 12 and given room for a loaded machine: Python 0.13 to 0.32 s of wall time (0.05 s of
-CPU), Node 0.26 to 0.75 s (0.12 s), a JVM with the kit's runner 0.19 to 0.35 s (0.09
-s), a JVM with JavaFX, a display and the program's input window 5.5 to 6.1 s (1.7 s of
-CPU, ``benchmarks/bench_fx_driver.py``); a compiled C++ program is given Python's (its
-start was not measured). A kind not named here gets the largest."""
-
-
-OPENING_ALLOWANCE: dict[str, float] = {"javafx": 1.0}
-"""Seconds of its first move that are free for a program played through its window: the
-opening of its game before its bot thinks (the driver following its forms, the program
-loading and drawing its board under its display), measured on the course projects of
-``benchmarks/bench_course_population.py`` whose bots answer at once: their longest
-answer, the first included, took 0.39 to 0.69 s of CPU (8 projects, a load of 2 to 5 on
-2 cores), so the opening takes at most that. A program of another kind opens nothing."""
-
-
 def start_allowance(kind: str) -> float:
-    """The free seconds of a start of a program of ``kind`` (:data:`START_ALLOWANCE`)."""
-    return START_ALLOWANCE.get(kind, max(START_ALLOWANCE.values()))
+    """The free seconds of a start of a program of ``kind``: its entry's
+    (:attr:`~.kinds.ProgramKind.start`; a kind is in the table or it is no kind)."""
+    return KINDS[kind].start
+
+
+def opening_allowance(kind: str) -> float:
+    """The free seconds of the first move of a program of ``kind``: the opening of its
+    game before its bot thinks, its entry's (:attr:`~.kinds.ProgramKind.opening`)."""
+    return KINDS[kind].opening
 
 
 def start_charge(time: MoveTime, kind: str) -> float:
@@ -97,13 +79,13 @@ class StartWatch:
     def over(self, process: SandboxedProcess, kind: str) -> float:
         """What its first move's clock is short, now that ``process`` has answered the
         handshake: the start's seconds beyond ``kind``'s allowance (:func:`start_charge`),
-        less the opening of its game (:data:`OPENING_ALLOWANCE`): negative where its
+        less the opening of its game (:func:`opening_allowance`): negative where its
         first move has seconds more."""
         cpu = process.cpu_seconds()
         took = MoveTime(
             cpu, clock.monotonic() - self.started, process.waited_seconds(), self.core.denied(cpu)
         )
-        return start_charge(took, kind) - OPENING_ALLOWANCE.get(kind, 0.0)
+        return start_charge(took, kind) - opening_allowance(kind)
 
 
 def started_words(extra: float) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .intake import MANIFEST, SOURCE_SUFFIXES, IntakeRefused, take_in
+from .languages import PROGRAMS, in_words
 
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 """Every packed entry's date (zip's earliest): the packed bytes depend on the files only."""
@@ -94,7 +95,7 @@ def _kept(path: Path) -> tuple[dict[str, bytes], list[str], list[str]]:
     if not intake.of(*SOURCE_SUFFIXES) and intake.manifest is None:
         raise IntakeRefused(
             f"rule 'a source': no source ({', '.join(SOURCE_SUFFIXES)}) in {path.name!r}: "
-            "nothing to submit (a Java course project, or a Python, JavaScript or C++ "
+            f"nothing to submit (a Java course project, or a {in_words(PROGRAMS)} "
             "engine-protocol program)"
         )
     top = "" if _packed(path) else top_folder([*kept, *intake.left_out])

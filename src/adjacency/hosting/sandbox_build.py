@@ -6,8 +6,9 @@ byte is read; only sources and the manifest read), chooses its kind
 (:func:`adjacency.hosting.scripts.choose`: the manifest, else the files) and calls that
 kind's build here. A program named by its entry file is written to a folder of its own
 and checked in the sandbox by its language's check (:func:`check_program`: Python's
-byte-compiler, ``node --check``, :attr:`~.languages.Language.check`; their errors
-verbatim): nothing is installed, and the program is played from that folder. A Java
+byte-compiler, ``node --check``, :class:`~.languages.Checked`; their errors
+verbatim): nothing is installed, and the program is played from that folder; a compiled
+language's program is compiled there instead (:func:`build_compiled`). A Java
 course project goes through the projects' one build (:mod:`adjacency.hosting.java_build`),
 whose two commands run here in the sandbox (:class:`SandboxToolchain`; :func:`javac` is
 the one ``javac`` in the sandbox, a JavaFX program's build uses it too, and
@@ -46,7 +47,7 @@ from .java_build import (
     read_inspection,
 )
 from .java_versions import newer_java
-from .languages import ENGINE, LANGUAGES
+from .languages import ENGINE, LANGUAGES, Compiled
 from .scripts import CHECK_ENV, Program, check_command, write_program
 
 KIT = "/kit"
@@ -253,21 +254,29 @@ def build_program(intake: Intake, program: Program | None, out: Path) -> HostedB
 
 def build_compiled(intake: Intake, program: Program | None, out: Path) -> HostedBuild:
     """Write a compiled language's ``program`` taken in as ``intake`` to ``out/src`` and
-    compile it in the sandbox by its language's check (:attr:`~.languages.Language.check`)
-    into ``out/bin``, the only writable place, under :data:`BUILD_LIMITS`: the sources
-    are named from their folder, so the compiler's refusal names the team's file and line
-    and no path of the server's. The program written (:data:`~.languages.ENGINE`) is
-    played from ``out/bin``."""
+    compile its translation units (its sources but its headers,
+    :attr:`~.languages.Language.entries`) in the sandbox by its language's compiler
+    (:class:`~.languages.Compiled`) into ``out/bin``, the only writable place, under
+    :data:`BUILD_LIMITS`: the sources are named from their folder, so the compiler's
+    refusal names the team's file and line and no path of the server's. The compiler is
+    told to write the program at :data:`~.languages.ENGINE` there, which is played; a
+    compiler that exits 0 without writing it as a regular file is refused for it."""
     assert program is not None, "a program's kind is chosen by its entry file"
+    language = LANGUAGES[program.language]
+    assert isinstance(language.build, Compiled), f"{language.word} programs are not compiled"
     out.mkdir()
     source = out / "src"
     files = write_program(intake, program, source)
     _readable(out)
     binary = out / "bin"
     binary.mkdir()
-    inside = [path.relative_to(source).as_posix() for path in files]
-    argv = check_command(program.language, inside)
-    compile_in_sandbox(argv, LANGUAGES[program.language].tool, source, binary)
+    units = [path.relative_to(source).as_posix() for path in files]
+    units = [path for path in units if path.endswith(language.entries)]
+    argv = language.build.command(units, f"{OUTPUT}/{ENGINE}")
+    compile_in_sandbox(argv, language.tool, source, binary)
+    written = binary / ENGINE
+    if written.is_symlink() or not written.is_file():
+        raise BuildFailed(f"{language.tool} wrote no program: {ENGINE} is not in its output")
     return HostedBuild(
         program.language,
         binary,

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .intake import MANIFEST, Intake
-from .languages import HANDSHAKE, LANGUAGES, PROGRAMS, in_words, language_of
+from .languages import HANDSHAKE, LANGUAGES, PROGRAMS, Checked, in_words, language_of
 from .manifest import Manifest, ManifestError, read
 from .sources import ProjectError, decode
 
@@ -60,8 +60,9 @@ def _suffixes(names: tuple[str, ...]) -> tuple[str, ...]:
 
 def entry_files(intake: Intake) -> list[str]:
     """The sources of the languages found by their entry file (:data:`ENTRIES`) that
-    answer the protocol's handshake, sorted."""
-    ends = _suffixes(ENTRIES)
+    answer the protocol's handshake, sorted (a header is never one: it may quote the
+    handshake its program answers)."""
+    ends = tuple(end for name in ENTRIES for end in LANGUAGES[name].entries)
     return sorted(path for path, data in intake.of(*ends).items() if HANDSHAKE in decode(data))
 
 
@@ -143,11 +144,11 @@ def write_program(intake: Intake, program: Program, folder: Path) -> list[Path]:
 
 def check_command(language: str, files: list[str]) -> list[str]:
     """The check of ``files`` (paths as the sandbox sees them) of a program in
-    ``language``: its table entry's (:attr:`~.languages.Language.check`), such as
-    Python's byte-compiler or ``node --check`` for each JavaScript file."""
-    check = LANGUAGES[language].check
-    assert check is not None, f"{language} programs are not checked alone"
-    return check(files)
+    ``language``: its table entry's (:class:`~.languages.Checked`), such as Python's
+    byte-compiler or ``node --check`` for each JavaScript file."""
+    build = LANGUAGES[language].build
+    assert isinstance(build, Checked), f"{language} programs are not checked alone"
+    return build.command(files)
 
 
 CHECK_ENV = {"PYTHONPYCACHEPREFIX": "/tmp/pycache"}
