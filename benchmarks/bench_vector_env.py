@@ -22,9 +22,8 @@ wall second, the figure that counts on an accelerator:
   over the mask) in one jitted ``lax.scan``, finished games reset by ``init`` (pgx's
   ``auto_reset``, written here so that both games run the same code); its step computes
   the observation, as pgx's does; measured at every board count of ``--jax-boards``;
-- ``pgx othello``: pgx's Othello in the very same harness, when ``pgx`` imports (it is
-  not a dependency of this project: install it into a folder of its own and put it on
-  the path: ``pip install --target /tmp/pgxlib --no-deps pgx svgwrite``).
+- ``pgx othello``: pgx's Othello in the very same harness, when ``pgx`` imports (the
+  ``jax`` extra installs it: ``adjacency.jax`` subclasses its ``Env``).
 
 The like-for-like ratio, the one to quote: ``batched step + observe`` over ``jax env``
 at the same board count on the same CPU: the same game, observations computed, random

@@ -52,8 +52,9 @@ def test_an_illegal_action_ends_the_game_against_its_sender_the_board_unchanged(
     env = AdjacencyEnv(4, 4, 4)
     state = env.init(jax.random.PRNGKey(0))
     mover = int(state.current_player)
-    for action in (0, 16, -1):  # a1 is X's, 16 is off a 4x4 board, -1 too
-        after = env.step(state, action)
+    step = jax.jit(env.step, compiler_options=FAST)
+    # a1 is X's; 16 is off a 4x4 board, -1 too: traced, their values are unknown to step
+    for after in (env.step(state, 0), step(state, jnp.int32(16)), step(state, jnp.int32(-1))):
         assert bool(after.terminated)
         assert after.rewards[mover] == -1.0 and after.rewards[1 - mover] == 1.0
         np.testing.assert_array_equal(after._board, state._board)
