@@ -6,6 +6,7 @@
  * in a1, b1, ..., a2, ... order. Standard C99 and the C library only.
  *
  * Build:  gcc -std=c99 -O2 -Wall -Wextra -o greedy_engine greedy_engine.c
+ *         (a league compiles it with gcc -std=c11 -O2: it is the C starter kit)
  * Play:   adjacency move 'cmd:./greedy_engine'   (or cmd:[dir=...] ./greedy_engine)
  */
 #include <stdio.h>

@@ -31,7 +31,9 @@ NODE = "/usr/bin/node"
 """Debian's interpreters (packages ``python3`` and ``nodejs``), as the sandbox sees them."""
 
 GXX = "/usr/bin/g++"
-"""Debian's C++ compiler (package ``g++``), as the build's sandbox sees it."""
+GCC = "/usr/bin/gcc"
+"""Debian's C++ and C compilers (packages ``g++`` and ``gcc``), as the build's sandbox
+sees them."""
 
 ENGINE = "engine"
 """The file name of the program a compiled language's build writes (:class:`Compiled`),
@@ -191,7 +193,7 @@ def _interpreted(interpreter: str) -> Command:
 # The start allowances were measured in the sandbox on the 2-core development machine at a
 # load of 9 to 12 and given room for a loaded machine: Python 0.13 to 0.32 s of wall time
 # (0.05 s of CPU), Node 0.26 to 0.75 s (0.12 s), a JVM with the kit's runner 0.19 to 0.35 s
-# (0.09 s); a compiled C++ program is given Python's (its start was not measured).
+# (0.09 s); a compiled C or C++ program is given Python's (its start was not measured).
 LANGUAGES: dict[str, Language] = {
     "java": Language(
         word="java",
@@ -260,6 +262,22 @@ LANGUAGES: dict[str, Language] = {
         limits=GAME_LIMITS,
         start=1.0,
         kit="cpp/main.cpp",
+    ),
+    "c": Language(
+        word="c",
+        words="C",
+        suffixes=(".c", ".h"),
+        headers=(".h",),
+        names="main",
+        entry=True,
+        texts=(),
+        build=_gnu(GCC, "c11", "-lm"),  # C's <math.h> needs libm
+        tool="gcc -O2",
+        run=_compiled_run,
+        local=_compile_locally("gcc -std=c11 -O2"),
+        limits=GAME_LIMITS,
+        start=1.0,
+        kit="c/greedy_engine.c",
     ),
 }
 """Every language the league builds, by the manifest's word for it."""
