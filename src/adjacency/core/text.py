@@ -68,8 +68,8 @@ def spreadsheet_text(value: object) -> object:
     it (OWASP's advice for CSV injection). Numbers, and text that reads as a number
     (``-3``, ``-0.5``), are left as they are.
 
-    >>> spreadsheet_text('=HYPERLINK("http://x","y")')
-    '\'=HYPERLINK("http://x","y")'
+    >>> print(spreadsheet_text('=HYPERLINK("http://x","y")'))
+    '=HYPERLINK("http://x","y")
     >>> spreadsheet_text("-3"), spreadsheet_text(-3), spreadsheet_text("ada")
     ('-3', -3, 'ada')
     """
