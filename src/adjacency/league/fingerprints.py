@@ -1,7 +1,8 @@
 """Fingerprints of source code by winnowing (Schleimer, Wilkerson and Aiken, "Winnowing:
 local algorithms for document fingerprinting", SIGMOD 2003), the method of MOSS.
 
-A file is read as a stream of tokens by Pygments' lexer for its name (:func:`tokens`):
+A file is read as a stream of tokens by Pygments' lexer for its name (:func:`tokens`,
+in time linear in its text: :mod:`.lexing`):
 comments and white space are dropped, every name becomes ``N``, every string ``S`` (however
 many parts its lexer makes of it) and every number ``0``; keywords, operators and
 punctuation stay as they are. So renaming a variable, a method or a class, reformatting,
@@ -31,10 +32,9 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pygments.lexer import Lexer
-from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text
-from pygments.util import ClassNotFound
+
+from .lexing import UNREAD, lexed
 
 K = 15
 """Tokens in a hashed run (the noise threshold: shorter common runs are never reported);
@@ -64,20 +64,14 @@ class Print:
     end: int
 
 
-def lexer_for(path: str) -> Lexer:
-    """Pygments' lexer for a file's name (plain text for a name it does not know), with
-    the text's own lines kept: nothing stripped, so offsets and line numbers are the
-    file's."""
-    try:
-        return get_lexer_for_filename(path, stripnl=False, ensurenl=False)
-    except ClassNotFound:
-        return TextLexer(stripnl=False, ensurenl=False)
-
-
 def tokens(path: str, text: str) -> list[Token]:
-    """The tokens of ``text`` (the file ``path``) as compared: see the module."""
+    """The tokens of ``text`` (the file ``path``) as compared: see the module. A file is
+    lexed in time linear in its text (:func:`~.lexing.lexed`): what its lexer did not
+    read within its budget is one plain token, left out."""
     out: list[Token] = []
-    for start, kind, value in lexer_for(path).get_tokens_unprocessed(text):
+    for start, kind, value in lexed(path, text):
+        if kind is UNREAD:
+            break
         if kind in Comment or (kind in Text and not value.strip()):
             continue
         if kind in Name:

@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import io
 import tempfile
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
 from ..hosting.intake import RESOURCE_SUFFIXES, take_in
 from ..hosting.sources import decode
-from .fingerprints import lexer_for
+from .lexing import lexed
 
 CONTEXT = 3
 """Unchanged lines shown around each change of a diff."""
@@ -84,12 +84,14 @@ _FORMATTER = HtmlFormatter(nowrap=True)
 
 def highlighted(path: str, text: str) -> list[str]:
     """The lines of ``text`` as HTML (escaped, coloured by the ``<span>`` classes of
-    Pygments' lexer for ``path``), one string a line, each closing its own spans."""
+    Pygments' lexer for ``path``), one string a line, each closing its own spans; in time
+    linear in the text (:func:`~.lexing.lexed`: what its lexer does not read within its
+    budget is shown plain)."""
     lines = text.splitlines()
     head = "\n".join(lines[:MOST_LINES]) + "\n"
-    out: list[str] = highlight(head, lexer_for(path), _FORMATTER).split("\n")[
-        : min(len(lines), MOST_LINES)
-    ]
+    page = io.StringIO()
+    _FORMATTER.format(((kind, value) for _, kind, value in lexed(path, head)), page)
+    out: list[str] = page.getvalue().split("\n")[: min(len(lines), MOST_LINES)]
     return out + [escape(line, quote=False) for line in lines[MOST_LINES:]]
 
 

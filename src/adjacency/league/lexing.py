@@ -1,0 +1,135 @@
+"""A file's tokens for the code view's colours and for the fingerprints, in time linear in
+its text: :func:`lexed`.
+
+Both read a file through Pygments' lexer for its name (:func:`lexer_for`). Pygments'
+lexers are regular expressions tried at each position, and some try patterns that scan
+far past the token they end up matching: Java's rule for a method's declaration scans a
+whole run of ``a<a<a...`` (or of words and spaces) at every one of its letters, so a
+file of such text costs time quadratic in its length (2.6 s of CPU for 16 KiB, about
+2.5 hours for 1 MiB). Two things keep a digest linear:
+
+- Java, the course's language, is read by :class:`LinearJavaLexer`: Pygments' own rules,
+  each pattern that could rescan changed so that it cannot (the method rule starts only
+  where a word starts and spans at most :data:`DECLARATION_WORDS` words; a line comment
+  or an unterminated block comment ends at its line's or the text's end; a line's
+  leading blanks never run past its end). Ordinary Java is read token for token as
+  Pygments reads it.
+- Every file is lexed up to its first :data:`MOST_TOKENS` tokens, within a budget of CPU
+  time, :func:`budget` (:data:`BASE_SECONDS` plus :data:`SECONDS_PER_MIB` per MiB):
+  past either, the rest of the file is one plain token, :data:`UNREAD` (shown
+  uncoloured, and without fingerprints). The token cap is what a long file meets, the
+  same on every machine; the budget only bounds a lexer of another language that
+  rescans on some text.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from pygments.lexer import Lexer
+from pygments.lexers import TextLexer, get_lexer_for_filename
+from pygments.lexers.jvm import JavaLexer
+from pygments.token import Text, _TokenType
+from pygments.util import ClassNotFound
+
+MIB = 1 << 20
+
+MOST_TOKENS = 1 << 16
+"""The most tokens of one file lexed: some 200 KiB of ordinary Java (a course project's
+largest files have a fifth of it); a text of one-character tokens, the densest, reaches
+it at 64 KiB."""
+
+BASE_SECONDS = 0.5
+"""CPU seconds any file may take to lex, besides :data:`SECONDS_PER_MIB`."""
+
+SECONDS_PER_MIB = 2.0
+"""CPU seconds a file may take to lex per MiB of its text: ordinary code lexes at 0.5 to
+2 MiB a second on the development machine (loaded or not), and :data:`MOST_TOKENS`
+stops it first, so only a text that makes a lexer rescan reaches this."""
+
+CHECK_EVERY = 16
+"""Tokens lexed between two looks at the CPU clock (a look costs about a microsecond;
+a token of ordinary code some three)."""
+
+DECLARATION_WORDS = 16
+"""The most words (modifiers, type parameters, the return type) Java's method rule reads
+before a method's name: a declaration has some 2 to 8."""
+
+UNREAD = Text.Unread
+"""The type of the one plain token that ends a file its lexer did not read whole."""
+
+Lexed = list[tuple[int, _TokenType, str]]
+"""Tokens as Pygments' ``get_tokens_unprocessed`` gives them: offset, type, text."""
+
+
+def _linear_java_rules() -> dict[str, list[object]]:
+    """Pygments' Java rules, those that could rescan changed (see the module)."""
+    rules: dict[str, list[object]] = {name: list(state) for name, state in JavaLexer.tokens.items()}
+    replaced = {
+        r"(//.*?)(\n)": r"(//[^\n]*)(\n?)",
+        r"/\*.*?\*/": r"/\*(?:.*?\*/|.*)",
+        r"^(\s*)(default)(:)": r"^([^\S\n]*)(default)(:)",
+        r"^(\s*)((?:[^\W\d]|\$)[\w$]*)(:)": r"^([^\S\n]*)((?:[^\W\d]|\$)[\w$]*)(:)",
+        r"(^\s*)((?:(?:public|private|protected|static|strictfp)(?:\s+))*)(record)\b": (
+            r"(^[^\S\n]*)((?:(?:public|private|protected|static|strictfp)(?:\s+)){0,8})"
+            r"(record)\b"
+        ),
+        r"((?:(?:[^\W\d]|\$)[\w.\[\]$<>?]*\s+)+?)((?:[^\W\d]|\$)[\w$]*)(\s*)(\()": (
+            r"(?<![\w.\[\]$<>?])((?:(?:[^\W\d]|\$)[\w.\[\]$<>?]*\s+)"
+            rf"{{1,{DECLARATION_WORDS}}}?)((?:[^\W\d]|\$)[\w$]*)(\s*)(\()"
+        ),
+    }
+    found = set()
+    for state in rules.values():
+        for i, rule in enumerate(state):
+            if isinstance(rule, tuple) and isinstance(rule[0], str) and rule[0] in replaced:
+                found.add(rule[0])
+                state[i] = (replaced[rule[0]], *rule[1:])
+    missing = set(replaced) - found
+    assert not missing, f"Pygments' Java lexer changed: no rule {sorted(missing)}"
+    return rules
+
+
+class LinearJavaLexer(JavaLexer):  # type: ignore[misc]  # Pygments ships no stub for it
+    """Pygments' Java lexer with no rule that rescans (see the module)."""
+
+    name = "Java"
+    tokens = _linear_java_rules()
+
+
+def lexer_for(path: str) -> Lexer:
+    """The lexer for a file's name (:class:`LinearJavaLexer` for Java, else Pygments'; plain
+    text for a name it does not know), with the text's own lines kept: nothing stripped,
+    so offsets and line numbers are the file's."""
+    if path.endswith(".java"):
+        return LinearJavaLexer(stripnl=False, ensurenl=False)
+    try:
+        return get_lexer_for_filename(path, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return TextLexer(stripnl=False, ensurenl=False)
+
+
+def budget(characters: int) -> float:
+    """The CPU seconds a file of ``characters`` may take to lex (see the module)."""
+    return BASE_SECONDS + SECONDS_PER_MIB * characters / MIB
+
+
+def lexed(path: str, text: str) -> Lexed:
+    """The tokens of ``text`` (the file ``path``), covering it whole and in order: its
+    lexer's, up to :data:`MOST_TOKENS` tokens and its :func:`budget` of CPU time,
+    then the rest as one plain token (:data:`UNREAD`)."""
+    out: Lexed = []
+    end = 0
+    limit = time.process_time() + budget(len(text))
+    tokens: Iterator[tuple[int, _TokenType, str]] = lexer_for(path).get_tokens_unprocessed(text)
+    for count, (start, kind, value) in enumerate(tokens, 1):
+        if start != end:  # a lexer that skips text: the rest is plain
+            break
+        out.append((start, kind, value))
+        end = start + len(value)
+        if count >= MOST_TOKENS or (count % CHECK_EVERY == 0 and time.process_time() > limit):
+            break
+    if end < len(text):
+        out.append((end, UNREAD, text[end:]))
+    return out

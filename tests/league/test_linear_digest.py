@@ -1,0 +1,108 @@
+"""A version's digest (its files highlighted for the code view, its fingerprints) costs
+CPU time linear in its text.
+
+The attack: a Java file of ``a<a<a...`` kept beside an accepted Python bot; Pygments'
+Java lexer rescanned the whole run at each letter (16 KiB: 2.6 s of CPU, 48 KiB: about
+20 s, 1 MiB: hours). Now 1 MiB of it is digested in under 2 s of CPU (measured with
+``time.process_time``, the CPU of this process, not the wall clock), shown whole, and
+ordinary Java is read token for token as Pygments reads it.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+import time
+import zipfile
+import zlib
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers.jvm import JavaLexer
+
+from adjacency.hosting.java_build import kit_sources
+from adjacency.league import lexing
+from adjacency.league.fingerprints import fingerprints, tokens, unpack
+from adjacency.league.lexing import UNREAD, LinearJavaLexer, lexed
+from adjacency.league.version_code import highlighted
+from adjacency.league.version_digest import make
+from code_projects import CLIMBER, GREEDY, MINIMAX, SKELETON
+
+ENGINE = "import sys\nfor line in sys.stdin:\n    print('aepok', flush=True)\n"
+
+MIB = 1 << 20
+
+
+def _zip(files: dict[str, str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+def _text(lines: list[str]) -> str:
+    """The text the highlighted ``lines`` show (their tags dropped, unescaped)."""
+    return "\n".join(html.unescape(re.sub(r"<[^>]*>", "", line)) for line in lines)
+
+
+def _ordinary_java() -> dict[str, str]:
+    """Ordinary Java: the kit's sources and the course bots of the similarity tests."""
+    kit = {path.name: path.read_text(encoding="utf-8") for path in kit_sources().rglob("*.java")}
+    bots = {"Climber.java": CLIMBER, "Greedy.java": GREEDY, "Minimax.java": MINIMAX}
+    return {**kit, **bots, "Skeleton.java": SKELETON}
+
+
+def test_a_mib_of_generic_brackets_is_digested_in_under_two_seconds_of_cpu() -> None:
+    attack = "<a" * (MIB // 2)
+    data = _zip({"engine.py": ENGINE, "src/A.java": attack})
+    start = time.process_time()
+    prints, code = make(data)
+    spent = time.process_time() - start
+    assert spent < 2.0, f"{spent:.2f} s of CPU"
+    assert "src/A.java" in unpack(prints)  # fingerprinted as far as it was read
+    files = json.loads(zlib.decompress(code).decode().partition("\n")[2])
+    assert [f["path"] for f in files] == ["engine.py", "src/A.java"]
+    lines = highlighted("src/A.java", attack)
+    assert _text(lines) == attack  # the file is shown whole: its head coloured, its rest plain
+    assert lines[0].startswith('<span class="o">&lt;</span><span class="n">a</span>')
+
+
+def test_a_lexer_that_rescans_is_held_to_its_budget() -> None:
+    """C++'s line comment rule rescans to the text's end where no line ends: 64 KiB of
+    ``//`` took minutes; its budget stops it and the rest is shown plain."""
+    text = "//" * (32 << 10)
+    start = time.process_time()
+    found = lexed("a.cpp", text)
+    spent = time.process_time() - start
+    assert spent < lexing.budget(len(text)) + 0.5
+    assert "".join(value for _, _, value in found) == text
+    assert found[-1][1] is UNREAD
+
+
+def test_ordinary_java_is_read_as_pygments_reads_it() -> None:
+    for name, text in _ordinary_java().items():
+        ours = list(LinearJavaLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(text))
+        theirs = list(JavaLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(text))
+        assert ours == theirs, name
+        lines = text.splitlines()
+        plain = highlight(
+            "\n".join(lines) + "\n",
+            JavaLexer(stripnl=False, ensurenl=False),
+            HtmlFormatter(nowrap=True),
+        ).split("\n")[: len(lines)]
+        assert highlighted(name, text) == plain, name
+        assert all(kind is not UNREAD for _, kind, _ in lexed(name, text)), name
+
+
+def test_a_long_file_is_coloured_up_to_the_token_cap_and_fingerprinted_so_far() -> None:
+    body = "int x = 1;\n" * (lexing.MOST_TOKENS // 4)  # 5 tokens a line, past the cap
+    found = lexed("A.java", body)
+    assert len(found) == lexing.MOST_TOKENS + 1
+    assert found[-1][1] is UNREAD
+    assert "".join(value for _, _, value in found) == body
+    read = tokens("A.java", body)
+    assert read and read[-1].end <= found[-1][0]
+    assert fingerprints("A.java", body)
