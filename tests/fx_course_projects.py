@@ -86,6 +86,10 @@ FLOODS = Shape("floods", hostile="flood")
 """A program whose bot prints a stack trace of a caught exception, 16 times, for every
 square it tries (megabytes a move), harmless in an IDE: it plays as any other."""
 
+DIAGONAL = Shape("diagonal", hostile="diagonal")
+"""A program whose window flips all eight neighbours of a move, diagonals included, as
+some teams' board code does: a rule difference, refused in those words."""
+
 SPINS = Shape("spins", hostile="spin")
 THINKS_ALOUD = (
     Shape("thinks-aloud", hostile="think-aloud"),
@@ -295,6 +299,7 @@ def _bot(shape: Shape, head: str) -> str:
         ),
         "no-window": "",
         "writes": "",
+        "diagonal": "",
         "forge": "if (moves <= 3) Forge.at(moves);",
         "modal": (
             "if (moves == 2) { javafx.stage.Stage s = new javafx.stage.Stage();"
@@ -377,6 +382,9 @@ def _game_window(shape: Shape, head: str) -> str:
         if ends
         else ""
     )
+    steps = "{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}"
+    if shape.hostile == "diagonal":  # the eight neighbours: not the course's rule
+        steps = "{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {-1, 1}, {1, -1}, {1, 1}}"
     panes = "status, moveBot, endGame, newGame, grid" if ends else "status, moveBot, grid"
     panes = panes if button else "status, grid"
     press = (
@@ -469,7 +477,7 @@ public class GameWindow {{
         int i = m[0], j = m[1];
         String other = turn.equals("X") ? "O" : "X";
         buttons[i][j].setText(turn);
-        int[][] steps = {{{{-1, 0}}, {{1, 0}}, {{0, -1}}, {{0, 1}}}};
+        int[][] steps = {steps};
         for (int[] s : steps) {{
             int a = i + s[0], c = j + s[1];
             if (a < 0 || a >= 8 || c < 0 || c >= 8) continue;

@@ -35,10 +35,12 @@ from adjacency.hosting.fx_run import dry_run, fx_bot
 from adjacency.hosting.java_build import BuildFailed
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import BotSeat
+from adjacency.hosting.team_words import team_words
 from adjacency.sandbox import check
 from fx_course_projects import (
     ATTACKS,
     BOT_BUTTON,
+    DIAGONAL,
     FORGES,
     FORMS,
     HOSTILE,
@@ -218,6 +220,24 @@ def test_a_program_that_breaks_loses_with_its_reason(workshop: Workshop, shape: 
     assert result.plies == 2, result.record
     for word in words:
         assert word in result.detail, result.detail
+
+
+def test_a_window_that_flips_diagonals_is_told_its_rule_difference(workshop: Workshop) -> None:
+    """A window that flips diagonal neighbours too: at the first move that turns one (the
+    bot's or its opponent's), the driver ends the game naming the rule difference, and
+    the team reads it first, in one sentence, not cut."""
+    result = play(workshop.built(DIAGONAL, dry=False), "x")
+    assert result.termination == "disconnection", result.detail
+    told = team_words(result.detail).split("\n")
+    said = re.fullmatch(
+        r"while choosing a move, your window flips diagonal neighbours: (its bot's|the "
+        r"opponent's) move at [a-h][1-8] turned [a-h][1-8](, [a-h][1-8])*, which touch(es)? "
+        r"[a-h][1-8] only diagonally; the course's rules flip only the four orthogonal "
+        r"ones; its last lines:",
+        told[0],
+    )
+    assert said is not None, told
+    assert "its board as its window shows it, top row first:" in told
 
 
 def test_a_program_that_speaks_the_protocol_itself_is_not_heard(workshop: Workshop) -> None:

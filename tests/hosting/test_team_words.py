@@ -135,15 +135,16 @@ def test_a_window_that_flips_diagonals_is_told_the_rule_it_plays_otherwise(
     """The driver ends a program whose window flips a diagonal neighbour, saying so: the
     team reads that, not that its program exited."""
     rule = (
-        "fxdriver: your window flips diagonal neighbours: its move at c3 turned b4, which "
-        "touches c3 only diagonally; the course's rules flip only the four orthogonal "
-        "neighbours (above, below, left and right)"
+        "fxdriver: your window flips diagonal neighbours: its bot's move at c3 turned b4, "
+        "which touches c3 only diagonally; the course's rules flip only the four orthogonal "
+        "ones"
     )
     failure = failed_move(ExternalBot(f"{engine(tmp_path, 'exits', stderr=(rule, *BOARD))}"))
     told = team_words(failure.detail).split("\n")
     assert told[0].startswith("while choosing a move, your window flips diagonal neighbours: ")
-    assert told[0].endswith("the course's rules flip only the four orthogonal neighbours "
-                            "(above, below, left and right); its last lines:")  # fmt: skip
+    assert told[0].endswith(
+        "the course's rules flip only the four orthogonal ones; its last lines:"
+    )
     assert_a_students_words("\n".join(told))
 
 

@@ -49,6 +49,9 @@ final class Game {
     private int[] model = Rules.start();
     /** A picture was sent at a wait already (one a game). */
     private boolean pictured;
+    /** The opponent's last move fired on the board (-1: none yet), and the board before it. */
+    private int opponentMove = -1;
+    private int[] beforeOpponent = model;
 
     private Game(Protocol protocol, boolean pictures, Button[][] board, int botSide, String botMark, String opponentMark, boolean halfTurn) {
         this.protocol = protocol;
@@ -105,8 +108,11 @@ final class Game {
         if (!Arrays.equals(asked, model)) {
             int opponent = Rules.explain(model, asked, 3 - botSide, true);
             if (opponent < 0) {
-                throw new Failure("the game's position " + Rules.show(asked) + " is not one move of the opponent from the program's board " + Rules.show(model));
+                // one sentence of under 200 characters: the protocol's client cuts a longer line
+                throw new Failure("the game's position is not one move of the opponent from the program's board: " + Rules.show(asked));
             }
+            opponentMove = opponent;
+            beforeOpponent = model;
             fire(opponent);
             before = asked;
         }
@@ -228,8 +234,29 @@ final class Game {
                 show(true);
                 return occupied;
             }
-            throw new Failure("the program's board changed from " + Rules.show(before) + " to " + Rules.show(now) + ": no single move of the bot does that");
+            String diagonal = diagonal(before, now);
+            if (diagonal != null) throw new Failure(diagonal);
+            // one sentence of under 200 characters: the protocol's client cuts a longer line
+            throw new Failure("the program's board changed in a way no single move of its bot explains; before, it was " + Rules.show(before));
         }
+    }
+
+    /**
+     * Where the program's board {@code now}, which no move of the game's rules explains from
+     * {@code before}, is what a window that flips diagonal neighbours shows: the rule
+     * difference in the team's words ({@link Rules#diagonalWords}), for the bot's own move
+     * or for the opponent's move the driver fired (the program turned that move's diagonal
+     * neighbours, with or without its bot's answer after it); else null.
+     */
+    private String diagonal(int[] before, int[] now) {
+        int own = Rules.explainEight(before, now, botSide);
+        if (own >= 0) return Rules.diagonalWords("its bot's move at", before, own, botSide);
+        if (opponentMove < 0) return null;
+        int[] shown = Rules.placeEight(beforeOpponent, opponentMove, 3 - botSide);
+        if (Arrays.equals(shown, Rules.place(beforeOpponent, opponentMove, 3 - botSide))) return null; // it turned no diagonal
+        boolean answered = Arrays.equals(shown, now) || Rules.explain(shown, now, botSide, true) >= 0
+                || Rules.explainEight(shown, now, botSide) >= 0;
+        return answered ? Rules.diagonalWords("the opponent's move at", beforeOpponent, opponentMove, 3 - botSide) : null;
     }
 
     /**

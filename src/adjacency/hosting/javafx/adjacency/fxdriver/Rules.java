@@ -25,6 +25,63 @@ final class Rules {
         return after;
     }
 
+    /**
+     * {@code cells} after {@code side} places on {@code square} as a window that flips all
+     * eight neighbours would play it, diagonals included: not the game's rule, the rule
+     * difference {@link #diagonalWords} tells.
+     */
+    static int[] placeEight(int[] cells, int square, int side) {
+        int[] after = place(cells, square, side);
+        int r = square / N, c = square % N;
+        for (int[] step : DIAGONAL) {
+            int rr = r + step[0], cc = c + step[1];
+            if (rr >= 0 && rr < N && cc >= 0 && cc < N && after[rr * N + cc] == 3 - side) after[rr * N + cc] = side;
+        }
+        return after;
+    }
+
+    private static final int[][] DIAGONAL = {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
+
+    /**
+     * The empty square {@code side} placed on to turn {@code before} into {@code after} by
+     * flipping diagonal neighbours too ({@link #placeEight}), where it turned at least one
+     * of them; else -1.
+     */
+    static int explainEight(int[] before, int[] after, int side) {
+        for (int square = 0; square < N * N; square++) {
+            if (after[square] != side || before[square] != 0) continue;
+            if (!diagonallyTurned(before, square, side).isEmpty() && java.util.Arrays.equals(placeEight(before, square, side), after)) {
+                return square;
+            }
+        }
+        return -1;
+    }
+
+    /** The names of the other side's pieces that touch {@code square} only diagonally in {@code cells}. */
+    static java.util.List<String> diagonallyTurned(int[] cells, int square, int side) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        int r = square / N, c = square % N;
+        for (int[] step : DIAGONAL) {
+            int rr = r + step[0], cc = c + step[1];
+            if (rr >= 0 && rr < N && cc >= 0 && cc < N && cells[rr * N + cc] == 3 - side) names.add(name(rr * N + cc));
+        }
+        java.util.Collections.sort(names);
+        return names;
+    }
+
+    /**
+     * The account of a window that flipped diagonal neighbours when {@code who} placed on
+     * {@code square} in {@code cells} (the board before that move), in the team's words and
+     * in one line the protocol's client never cuts: the squares it turned and the course's rule.
+     */
+    static String diagonalWords(String who, int[] cells, int square, int side) {
+        java.util.List<String> turned = diagonallyTurned(cells, square, side);
+        String those = turned.size() == 1 ? turned.get(0) + ", which touches " : String.join(", ", turned) + ", which touch ";
+        // under 200 characters with the driver's prefix: the protocol's client cuts a longer line
+        return "your window flips diagonal neighbours: " + who + " " + name(square) + " turned " + those + name(square)
+                + " only diagonally; the course's rules flip only the four orthogonal ones";
+    }
+
     /** The square {@code side} placed on to turn {@code before} into {@code after}, or -1. */
     static int explain(int[] before, int[] after, int side, boolean onEmptyOnly) {
         for (int square = 0; square < N * N; square++) {

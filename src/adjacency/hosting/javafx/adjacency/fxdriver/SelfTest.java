@@ -140,6 +140,22 @@ public final class SelfTest {
             }
         }
         check(Rules.explain(start, start, 1, true) < 0, "no move explains an unchanged board");
+        // a window that flips diagonal neighbours: its move told as the rule difference
+        int[] eight = Rules.placeEight(start, Rules.square("c3"), 2);
+        equal(Rules.show(eight), "......oo/......oo/......../......../......../..o...../xo....../xx......", "o on c3 turns b2 diagonally");
+        check(Rules.explain(start, eight, 2, true) < 0, "the game's rules do not explain a diagonal turn");
+        equal(Rules.explainEight(start, eight, 2), Rules.square("c3"), "a diagonal turn is explained as one");
+        check(Rules.explainEight(start, corner, 2) < 0, "a move that turns no diagonal is no rule difference");
+        equal(Rules.diagonalWords("its bot's move at", start, Rules.square("c3"), 2),
+                "your window flips diagonal neighbours: its bot's move at c3 turned b2, which touches c3 only diagonally; "
+                        + "the course's rules flip only the four orthogonal ones",
+                "the rule difference in words");
+        int[] ringed = new int[Rules.N * Rules.N];
+        for (String square : new String[] {"c3", "e3", "c5", "e5"}) ringed[Rules.square(square)] = 1;
+        check(("fxdriver: " + Rules.diagonalWords("the opponent's move at", ringed, Rules.square("d4"), 2)).length() < 200,
+                "the longest rule difference fits the protocol client's line");
+        equal(Rules.diagonallyTurned(Rules.start(), Rules.square("c3"), 1), List.of(), "no piece of o diagonal to c3");
+        equal(Rules.diagonallyTurned(Rules.start(), Rules.square("c3"), 2), List.of("b2"), "b2 is diagonal to c3");
         int[] occupied = start.clone();
         occupied[Rules.square("b2")] = 2;
         occupied[Rules.square("a2")] = 2;
