@@ -11,9 +11,11 @@ A laptop-CPU example of the loop of Silver et al. (2017, 2018) on the package's 
   heads: move logits over the squares and a tanh value), trained by Adam on the policy's
   cross-entropy plus the value's squared error, with the board's symmetries as extra data;
 - **checkpoints**: after every iteration, the weights, Adam's moments, the replay buffer,
-  the random state, the log and a provenance record (the code's commit and source hash,
-  the libraries, the machine, the settings and the seed) go to one ``.npz`` file (written
-  atomically); ``--resume`` continues from it exactly as if never stopped;
+  the random state, the settings, the log and one provenance record per segment of the
+  run (the code's commit and source hash, the libraries, the machine, the settings and
+  the seed, the command, the iterations it trained) go to one ``.npz`` file (written
+  atomically); ``--resume`` continues from it exactly as if never stopped, and refuses
+  an option that differs from the run's (``run_record.py``);
 - **evaluation**: colour-swapped pairs of games against a bot of the registry (by default
   plain ``mcts`` with the same simulations), scored by the arena's pentanomial SPRT
   (:class:`adjacency.ratings.stats.Sprt`) until it decides or the pairs run out; its
@@ -60,7 +62,15 @@ from adjacency.bots.mcts_batched import BatchedSearch, Leaves  # noqa: E402
 from adjacency.bots.referee import play_game  # noqa: E402
 from adjacency.ratings.stats import Sprt  # noqa: E402
 from adjacency.rl import BatchedEnv  # noqa: E402
-from adjacency.system.provenance import provenance  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run_record import (  # noqa: E402 - beside this file
+    RunMismatch,
+    add_setting_options,
+    new_segment,
+    segments_of,
+    settings_of,
+)
 
 
 @dataclass
@@ -401,17 +411,26 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--opponent", default=None, help="bot spec (default: mcts, same sims)")
     parser.add_argument("--elo1", type=float, default=50.0, help="the SPRT's H1 (H0: 0)")
     parser.add_argument("--eval-seed", type=int, default=0, help="the evaluation's openings")
-    for name, value in asdict(Config()).items():
-        parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    defaults = asdict(Config())
+    add_setting_options(parser, defaults)
     args = parser.parse_args(arguments)
     if args.resume:
+        if not args.checkpoint.is_file():
+            parser.error(f"--resume: no checkpoint at {args.checkpoint}")
         net, buffer, rng, state = load(args.checkpoint)
         config = net.config
+        try:
+            settings_of(args, defaults, asdict(config))
+        except RunMismatch as refused:
+            parser.error(f"{args.checkpoint}: {refused}")
     else:
-        config = Config(**{k: getattr(args, k) for k in asdict(Config())})
+        config = Config(**settings_of(args, defaults, None))
         rng = np.random.default_rng(config.seed)
         net, buffer = Network(config, rng), Buffer()
         state = {"iteration": 0, "cpu_seconds": 0.0, "log": []}
+    segments = segments_of(state)
+    segment: dict[str, Any] | None = None
+    command = [Path(__file__).name, *(sys.argv[1:] if arguments is None else arguments)]
     while state["iteration"] < args.iterations:
         if args.cpu_minutes is not None and state["cpu_seconds"] >= 60 * args.cpu_minutes:
             break
@@ -428,7 +447,11 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
             **losses,
         }
         state["log"].append(entry)
-        state["provenance"] = provenance(asdict(config), seeds={"seed": config.seed})
+        if segment is None:
+            seeds = {"seed": config.seed}
+            segment = new_segment(asdict(config), seeds, command, entry["iteration"])
+            segments.append(segment)
+        segment["iterations"][1] = entry["iteration"]
         save(args.checkpoint, net, buffer, rng, state)
         print(json.dumps(entry), flush=True)
     last: dict[str, Any] = {"iteration": state["iteration"], "cpu_seconds": state["cpu_seconds"]}

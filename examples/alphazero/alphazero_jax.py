@@ -14,9 +14,12 @@ does it, on :mod:`adjacency.jax` (pgx's ``Env`` API) and DeepMind's ``mctx``:
 - **one iteration = one jitted call** (self-play, then ``--steps`` minibatches), compiled
   once and run on CPU or an accelerator alike;
 - **checkpoints**: after every iteration the parameters, Adam's state, the random key
-  and a JSON record (settings, log, provenance: the code's commit and source hash, the
-  libraries' versions, the machine, the seeds, the environment's version) go to one
-  ``.npz`` written atomically; ``--resume`` continues exactly;
+  and a JSON record (every setting, ``--quick-compile`` included; the log; one
+  provenance record per segment of the run: the code's commit and source hash, the
+  libraries' versions, the machine and device, the seeds, the environment's version,
+  the command, the iterations it trained) go to one ``.npz`` written atomically;
+  ``--resume`` continues exactly, and refuses an option that differs from the run's
+  (``run_record.py``);
 - **evaluation**: the trained network as the evaluator of the package's ``mcts`` PUCT
   search, in colour-swapped pairs against ``--opponent`` scored by the arena's
   pentanomial SPRT: ``alphazero.py``'s :func:`evaluate`, with ``--eval-seed``.
@@ -48,7 +51,16 @@ import optax
 
 from adjacency.jax import VERSION, AdjacencyEnv, State
 from adjacency.ratings.stats import Sprt
-from adjacency.system.provenance import provenance, versions_of
+from adjacency.system.provenance import versions_of
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run_record import (  # beside this file
+    RunMismatch,
+    add_setting_options,
+    new_segment,
+    segments_of,
+    settings_of,
+)
 
 LIBRARIES = ("jax", "jaxlib", "mctx", "optax")
 """The versions a checkpoint records beside the provenance record's own."""
@@ -76,6 +88,10 @@ class Config:
     batch: int = 8
     c: float = 1.5
     """The evaluation's PUCT: leaves a batch and exploration constant (``mcts``'s)."""
+    quick_compile: bool = False
+    """Compile with :data:`QUICK_COMPILE`: XLA's lowest optimisation, a compile several
+    times cheaper and slower code (for tiny runs and tests on a CPU). It changes the
+    results (XLA's floating point differs), so it is a setting of the run."""
 
 
 def init_params(config: Config, key: jax.Array) -> Params:
@@ -116,15 +132,15 @@ QUICK_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensiv
 tiny runs and tests on a CPU, where compiling costs more than running)."""
 
 
-def iteration_function(config: Config, quick: bool = False) -> Any:
+def iteration_function(config: Config) -> Any:
     """The jitted ``(params, opt_state, key) -> (params, opt_state, metrics)`` of a config
-    and its optimizer (``quick``: compiled with :data:`QUICK_COMPILE`); runs differing only
-    in their seed share one compile."""
-    return _iteration_function(replace(config, seed=0), quick)
+    and its optimizer (compiled with :data:`QUICK_COMPILE` when ``config.quick_compile``);
+    runs differing only in their seed share one compile."""
+    return _iteration_function(replace(config, seed=0))
 
 
 @cache
-def _iteration_function(config: Config, quick: bool) -> Any:
+def _iteration_function(config: Config) -> Any:
     env = AdjacencyEnv(config.rows, config.cols, config.rounds)
     optimizer = optax.adam(config.learning_rate)
     games = config.games
@@ -216,7 +232,8 @@ def _iteration_function(config: Config, quick: bool) -> Any:
         }
         return params, opt_state, metrics
 
-    return jax.jit(iteration, compiler_options=QUICK_COMPILE if quick else None), optimizer
+    options = QUICK_COMPILE if config.quick_compile else None
+    return jax.jit(iteration, compiler_options=options), optimizer
 
 
 class JaxEvaluator:
@@ -250,16 +267,24 @@ def save(path: Path, params: Params, opt_state: Any, key: jax.Array, meta: dict[
 
 
 def load(path: Path) -> tuple[Config, Params, Any, jax.Array, dict[str, Any]]:
-    """The run saved by :func:`save`."""
+    """The run saved by :func:`save` (its settings: :func:`recorded_config`)."""
     with np.load(path) as data:
         meta = json.loads(str(data["meta"]))
-        config = Config(**meta["config"])
+        config = recorded_config(meta)
         params = {k[len("param_") :]: jnp.asarray(data[k]) for k in data if k.startswith("param_")}
         _, optimizer = iteration_function(config)
         treedef = jax.tree.structure(optimizer.init(params))
         leaves = [jnp.asarray(data[f"opt_{i}"]) for i in range(treedef.num_leaves)]
         key = jax.random.wrap_key_data(jnp.asarray(data["key"]))
     return config, params, jax.tree.unflatten(treedef, leaves), key, meta
+
+
+def recorded_config(meta: dict[str, Any]) -> Config:
+    """The checkpoint's settings; :class:`RunMismatch` when it lacks one (a checkpoint
+    written before that setting was recorded cannot be continued exactly)."""
+    defaults = asdict(Config())
+    nothing_given = argparse.Namespace(**dict.fromkeys(defaults))
+    return Config(**settings_of(nothing_given, defaults, meta["config"]))
 
 
 # ------------------------------------------------------------------------ the loop
@@ -281,22 +306,28 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--opponent", default=None, help="bot spec (default: mcts, same sims)")
     parser.add_argument("--elo1", type=float, default=50.0, help="the SPRT's H1 (H0: 0)")
     parser.add_argument("--eval-seed", type=int, default=0, help="the evaluation's openings")
-    parser.add_argument(
-        "--quick-compile", action="store_true", help="compile at XLA's lowest optimisation"
-    )
-    for name, value in asdict(Config()).items():
-        parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    defaults = asdict(Config())
+    add_setting_options(parser, defaults)
     args = parser.parse_args(arguments)
     if args.resume:
-        config, params, opt_state, key, meta = load(args.checkpoint)
-        iteration, _ = iteration_function(config, args.quick_compile)
+        if not args.checkpoint.is_file():
+            parser.error(f"--resume: no checkpoint at {args.checkpoint}")
+        try:
+            config, params, opt_state, key, meta = load(args.checkpoint)
+            settings_of(args, defaults, meta["config"])
+        except RunMismatch as refused:
+            parser.error(f"{args.checkpoint}: {refused}")
+        iteration, _ = iteration_function(config)
     else:
-        config = Config(**{k: getattr(args, k) for k in asdict(Config())})
+        config = Config(**settings_of(args, defaults, None))
         key, init_key = jax.random.split(jax.random.key(config.seed))
         params = init_params(config, init_key)
-        iteration, optimizer = iteration_function(config, args.quick_compile)
+        iteration, optimizer = iteration_function(config)
         opt_state = optimizer.init(params)
         meta = {"config": asdict(config), "iteration": 0, "seconds": 0.0, "log": []}
+    segments = segments_of(meta)
+    segment: dict[str, Any] | None = None
+    command = [Path(__file__).name, *(sys.argv[1:] if arguments is None else arguments)]
     began_run = time.perf_counter()
     while meta["iteration"] < args.iterations:
         if args.minutes is not None and time.perf_counter() - began_run >= 60 * args.minutes:
@@ -310,12 +341,17 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
         entry = {"iteration": meta["iteration"], "seconds": meta["seconds"]}
         entry.update({k: round(float(v), 5) for k, v in metrics.items()})
         meta["log"].append(entry)
-        meta["provenance"] = provenance(
-            {**asdict(config), "environment": AdjacencyEnv.__name__, "env_version": VERSION},
-            seeds={"seed": config.seed},
-        )
-        meta["provenance"]["jax_libraries"] = versions_of(LIBRARIES)
-        meta["provenance"]["device"] = str(jax.devices()[0])
+        if segment is None:
+            segment = new_segment(
+                {**asdict(config), "environment": AdjacencyEnv.__name__, "env_version": VERSION},
+                {"seed": config.seed},
+                command,
+                meta["iteration"],
+                jax_libraries=versions_of(LIBRARIES),
+                device=str(jax.devices()[0]),
+            )
+            segments.append(segment)
+        segment["iterations"][1] = meta["iteration"]
         save(args.checkpoint, params, opt_state, key, meta)
         print(json.dumps(entry), flush=True)
     last: dict[str, Any] = {"iteration": meta["iteration"], "seconds": meta["seconds"]}

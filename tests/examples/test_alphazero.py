@@ -151,9 +151,13 @@ def test_checkpoints_carry_provenance_and_the_evaluation_seed_is_an_option(
 ) -> None:
     checkpoint = tmp_path / "run.npz"
     az.run(["--checkpoint", str(checkpoint), "--iterations", "1", "--seed", "4", *TINY])
-    record = az.load(checkpoint)[3]["provenance"]
+    (record,) = az.load(checkpoint)[3]["segments"]
     assert record["seeds"] == {"seed": 4} and record["settings"]["rows"] == 4
     assert record["source"] and record["libraries"]["numpy"]
+    assert record["iterations"] == [1, 1] and record["command"][:2] == [
+        "alphazero.py",
+        "--checkpoint",
+    ]
     games = []
     for seed in (3, 3, 11):
         last = az.run(
@@ -166,3 +170,23 @@ def test_checkpoints_carry_provenance_and_the_evaluation_seed_is_an_option(
         games.append(last["evaluation"])
     # the same seed plays the same pair of games
     assert games[0] == {**games[1], "cpu_seconds": games[0]["cpu_seconds"]}
+
+
+def test_a_resume_refuses_other_settings_and_appends_a_segment(
+    az: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checkpoint = tmp_path / "run.npz"
+    az.run(["--checkpoint", str(checkpoint), "--iterations", "1", *TINY])
+    saved = checkpoint.read_bytes()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        az.run(["--checkpoint", str(checkpoint), "--resume", "--iterations", "2", "--games", "4"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "Traceback" not in err
+    assert "--games 4 (the checkpoint's run: --games 3)" in err
+    assert checkpoint.read_bytes() == saved
+    az.run(["--checkpoint", str(checkpoint), "--resume", "--iterations", "3", "--games", "3"])
+    first, second = az.load(checkpoint)[3]["segments"]
+    assert (first["iterations"], second["iterations"]) == ([1, 1], [2, 3])
+    assert "--resume" in second["command"] and "--resume" not in first["command"]
+    assert first["created"] <= second["created"] and second["machine"] and second["python"]
