@@ -129,17 +129,24 @@ def test_a_form_with_no_way_to_its_board_is_refused_with_what_the_window_said() 
     assert recipe_for(stuck, strict=False).press == ()
 
 
-def unread_first(*boxes: Control) -> dict[str, object]:
-    """A form whose first-mover check box says so in words the reading does not know
-    (``AI starts``), beside ``boxes``."""
+def first_by(first: Control | None, *boxes: Control) -> dict[str, object]:
+    """The form of ``boxes`` whose first-mover check box is ``first`` instead (``None``:
+    it has none)."""
     seen = form(*boxes)
     controls = seen["controls"]
     assert isinstance(controls, list)
     seen["controls"] = [
-        c if c["id"] != "firstBox" else control("check", "aiStarts", "AI starts", [], "false")
+        c if c["id"] != "firstBox" else first
         for c in controls
+        if c["id"] != "firstBox" or first is not None
     ]
     return seen
+
+
+def unread_first(*boxes: Control) -> dict[str, object]:
+    """A form whose first-mover check box says so in words the reading does not know
+    (``AI starts``), beside ``boxes``."""
+    return first_by(control("check", "aiStarts", "AI starts", [], "false"), *boxes)
 
 
 def test_a_team_names_the_control_that_says_who_moves_first() -> None:
@@ -246,12 +253,8 @@ def test_a_box_named_first_that_cannot_say_who_moves_first_gives_way() -> None:
     recipe = recipe_for(form(first_bot))
     assert recipe.first == ("firstBox", "true", "false")
     assert dict(recipe.settings)["bot1Type"] == "Minimax"
-    alone = form(first_bot)
-    controls = alone["controls"]
-    assert isinstance(controls, list)
-    alone["controls"] = [c for c in controls if c["id"] != "firstBox"]
     with pytest.raises(BuildFailed, match="cannot tell which option of 'bot1Type'"):
-        recipe_for(alone)
+        recipe_for(first_by(None, first_bot))
 
 
 def slips(a: str, b: str) -> int:
@@ -308,3 +311,84 @@ def test_a_person_option_misspelt_is_still_the_person_of_a_box_per_player() -> N
         "hman",
     ]
     assert recipe.bot == "bot minimax"
+
+
+MODES = ["Human vs Bot", "Bot vs Human"]
+"""A game mode box's options: the bot plays O in the first, X in the second."""
+
+
+@pytest.mark.parametrize(
+    ("label", "mode", "values"),
+    [
+        ("X moves first", "Human vs Bot", ("false", "true")),
+        ("X moves first", "Bot vs Human", ("true", "false")),
+        ("O moves first", "Human vs Bot", ("true", "false")),
+        ("O moves first", "Bot vs Human", ("false", "true")),
+    ],
+)
+def test_a_check_box_naming_a_mark_moves_the_bot_first_where_that_is_its_mark(
+    label: str, mode: str, values: tuple[str, str]
+) -> None:
+    """``X moves first`` ticked moves the bot first only where the bot plays X: the
+    recipe's values make the bot, then the person, move first."""
+    modes = control("combo", "mode", "Mode", MODES, mode)
+    recipe = recipe_for(first_by(control("check", "markFirst", label, [], "false"), modes))
+    assert recipe.bot_mark == ("O" if mode == "Human vs Bot" else "X")
+    assert recipe.first == ("markFirst", *values)
+    args = recipe.driver_args()
+    at = args.index("--first")
+    assert args[at : at + 4] == ["--first", "markFirst", *values]
+
+
+@pytest.mark.parametrize(
+    ("options", "mode", "values"),
+    [
+        (["X", "O"], "Human vs Bot", ("O", "X")),
+        (["X", "O"], "Bot vs Human", ("X", "O")),
+        (["Player X", "Player O"], "Human vs Bot", ("Player O", "Player X")),
+        (["Human", "Computer"], "Human vs Bot", ("Computer", "Human")),
+        (["Computer", "Human"], "Bot vs Human", ("Computer", "Human")),
+    ],
+)
+def test_a_box_saying_who_goes_first_by_mark_or_by_player_moves_the_bot_by_its_option(
+    options: list[str], mode: str, values: tuple[str, str]
+) -> None:
+    modes = control("combo", "mode", "Mode", MODES, mode)
+    box = control("combo", "firstMover", "Who goes first", options, options[0])
+    recipe = recipe_for(first_by(box, modes))
+    assert recipe.first == ("firstMover", *values)
+    assert "firstMover" not in dict(recipe.settings)  # set for each game, not once
+
+
+def test_a_box_saying_first_in_options_that_name_no_side_is_refused_naming_them() -> None:
+    box = control("combo", "firstColour", "First colour", ["Red", "Blue"], "Red")
+    with pytest.raises(BuildFailed, match=r"cannot tell which option of 'firstColour'.*Red, Blue"):
+        recipe_for(first_by(box))
+
+
+@pytest.mark.parametrize(
+    ("x_label", "o_label"),
+    [("Player X", "Player O"), ("Player 1", "Player 2"), ("Player one", "Player two")],
+)
+@pytest.mark.parametrize("o_listed_first", [False, True])
+def test_where_no_control_says_who_moves_first_x_does_and_the_bot_takes_the_side_to_move(
+    x_label: str, o_label: str, o_listed_first: bool
+) -> None:
+    """With a box per player and nothing saying who moves first, X moves first: X's box
+    (by its mark or its number, wherever the window lists it) gets the bot when it must
+    move first, O's when it must move second, each game."""
+    people = ["Human", "Minimax"]
+    x_box = control("combo", "sideA", x_label, people, "Human")
+    o_box = control("combo", "sideB", o_label, people, "Minimax")
+    boxes = (o_box, x_box) if o_listed_first else (x_box, o_box)
+    recipe = recipe_for(first_by(None, *boxes))
+    assert recipe.first is None
+    assert recipe.sides == ("sideA", "sideB", "Minimax", "Human")
+    assert recipe.describe() == "plays Minimax as X when it moves first, as O when it moves second"
+    assert {"sideA", "sideB"}.isdisjoint(dict(recipe.settings))  # each game sets them
+
+
+def test_a_form_with_no_first_mover_and_no_box_per_player_is_refused() -> None:
+    box = control("combo", "botType", "Bot", ["Minimax", "Local"], "Minimax")
+    with pytest.raises(BuildFailed, match=r"cannot let its bot move first or second.*'Bot'"):
+        recipe_for(first_by(None, box))
