@@ -688,7 +688,8 @@ FORMS = (
 - ``bot-never-first``: a bot box and no control for who moves first: the person, X,
   always does, so its bot can never move first.
 - ``unread-first``: a bot box and a check box that lets the bot move first in words the
-  reading does not take for it (``AI starts``): the team names it.
+  reading does not take for it (``AI starts``): the team names it; a check box ``Bot vs
+  Bot?`` (``allBotMode``), unchecked, makes X a bot too: a game the league never plays.
 - ``radios``: radio buttons instead of boxes, each group a toggle group made in the
   controller: the bot's (``Minimax``, ``Local Search``, showing Local Search) in the
   grid's row of ``Bot algorithm:``, and who moves first (``Bot``, ``Person``, showing
@@ -752,7 +753,10 @@ def _form_fxml(shape: Shape, controller: str) -> str:
             '  <ComboBox fx:id="botType" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
         )
         if shape.form == "unread":
-            rows.append('  <CheckBox fx:id="aiStarts" text="AI starts" GridPane.rowIndex="4"/>\n')
+            rows.append(
+                '  <CheckBox fx:id="aiStarts" text="AI starts" GridPane.rowIndex="4"/>\n'
+                '  <CheckBox fx:id="allBotMode" text="Bot vs Bot?" GridPane.rowIndex="5"/>\n'
+            )
         elif shape.form != "second":
             rows.append(
                 '  <CheckBox fx:id="firstBox" text="Bot moves first" GridPane.rowIndex="4"/>\n'
@@ -871,6 +875,7 @@ def _form_controller(shape: Shape) -> str:
         fields.append("@FXML private ComboBox<String> botType;")
         if shape.form == "unread":
             fields.append("@FXML private CheckBox aiStarts;")
+            fields.append("@FXML private CheckBox allBotMode;")
         elif shape.form != "second":
             fields.append("@FXML private CheckBox firstBox;")
         options = {
@@ -893,8 +898,10 @@ def _form_controller(shape: Shape) -> str:
                 "        boolean oFirst = firstBox.isSelected();"
             )
         else:
+            unread = shape.form == "unread"
+            both = "allBotMode.isSelected() ? botType.getValue() : " if unread else ""
             who = (
-                "String xBot = null;\n"
+                f"String xBot = {both}null;\n"
                 "        String oBot = botType.getValue();\n"
                 "        boolean oFirst = "
                 + {"second": "false;", "unread": "aiStarts.isSelected();"}.get(

@@ -343,8 +343,10 @@ def test_a_refused_program_keeps_its_form_and_its_team_names_who_moves_first(
             form = api.get("/submissions/1/form").json()
             assert form["choice"] == NO_CHOICE_PLAYS
             offered = {c["name"]: (c["options"], c["chosen"]) for c in form["controls"]}
-            assert offered[MOVES_FIRST] == ([NO_FIRST, "botType", "aiStarts"], NO_FIRST)
+            # labels, never control ids; never a control the league does not play
+            assert offered[MOVES_FIRST] == ([NO_FIRST, "AI starts"], NO_FIRST)
             assert offered["aiStarts"] == (["true", "false"], "false")
+            assert "allBotMode" not in offered  # "Bot vs Bot?": the program plays itself
             window = api.get("/submissions/1/window.png")
             assert window.content[:8] == b"\x89PNG\r\n\x1a\n"
             wrong = api.post("/submissions/1/choice", json={"choose": {MOVES_FIRST: "Start"}})
@@ -360,7 +362,7 @@ def test_a_refused_program_keeps_its_form_and_its_team_names_who_moves_first(
             ), version["detail"]
             again = api.get("/submissions/2/form").json()
             chooser = [c for c in again["controls"] if c["name"] == MOVES_FIRST]
-            assert [c["chosen"] for c in chooser] == ["aiStarts"]
+            assert [c["chosen"] for c in chooser] == ["AI starts"]
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from adjacency.hosting.fx_recipe import (
     LONG_PERSON_WORDS,
     MOVES_FIRST,
+    MOVES_FIRST_LABEL,
     NO_FIRST,
     ChoiceError,
     choosable,
@@ -157,9 +158,7 @@ def test_a_team_names_the_control_that_says_who_moves_first() -> None:
     assert recipe.first == ("aiStarts", "true", "false")
     assert "--first" in recipe.driver_args() and "aiStarts" not in dict(recipe.settings)
     chooser = [c for c in choosable(unread_first(box), recipe) if c.name == MOVES_FIRST]
-    assert [(c.options, c.chosen) for c in chooser] == [
-        ((NO_FIRST, "botType", "aiStarts"), "aiStarts")
-    ]
+    assert [(c.options, c.chosen) for c in chooser] == [((NO_FIRST, "AI starts"), "AI starts")]
 
 
 def test_a_team_says_no_control_says_who_moves_first() -> None:
@@ -199,8 +198,36 @@ def test_a_refused_form_offers_its_shown_values_and_who_moves_first() -> None:
     assert offered == {
         "botType": (("", "Minimax"), ""),
         "aiStarts": (("true", "false"), "false"),
-        MOVES_FIRST: ((NO_FIRST, "botType", "aiStarts"), NO_FIRST),
+        MOVES_FIRST: ((NO_FIRST, "AI starts"), NO_FIRST),
     }
+
+
+def test_the_page_offers_labels_and_only_what_the_league_plays() -> None:
+    """Who moves first lists the controls that can say it, each as its window labels it
+    (a choice of that label names it: :meth:`Control.named`), never a control's id, a
+    box of bots only or a check box that makes both sides bots; a mode box offers only
+    the modes with one bot side, and a check box of two bots is not offered at all."""
+    mode = control("combo", "gameMode", "Mode:", ["Human vs Bot", "Bot vs Bot", "Human vs Human"],
+                   "Human vs Bot")  # fmt: skip
+    bots = control("combo", "botType", "Bot:", ["Minimax", "Local"], "Minimax")
+    both = control("check", "allBotMode", "Bot vs Bot?", [], "false")
+    seen = unread_first(mode, bots, both)
+    recipe = recipe_for(seen, {MOVES_FIRST: "AI starts"})
+    offered = {c.name: (c.label, c.options, c.chosen) for c in choosable(seen, recipe)}
+    assert offered == {
+        "gameMode": ("Mode:", ("Human vs Bot",), "Human vs Bot"),
+        "botType": ("Bot:", ("Minimax", "Local"), "Minimax"),
+        MOVES_FIRST: (MOVES_FIRST_LABEL, (NO_FIRST, "AI starts"), "AI starts"),
+    }
+    again = recipe_for(seen, {MOVES_FIRST: offered[MOVES_FIRST][2]})  # as the page sends it
+    assert again.first == recipe.first
+
+
+def test_two_controls_of_one_label_are_offered_by_their_ids() -> None:
+    first = control("check", "xFirst", "First", [], "false")
+    other = control("check", "oFirst", "First", [], "false")
+    offered = {c.name: c.options for c in choosable(first_by(None, first, other), None)}
+    assert offered[MOVES_FIRST] == (NO_FIRST, "xFirst", "oFirst")
 
 
 @pytest.mark.parametrize(

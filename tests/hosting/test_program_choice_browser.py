@@ -190,7 +190,7 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
         )
         assert [(c["name"], c["options"], c["chosen"]) for c in form["controls"]] == [
             ("botType", ["Minimax", "Local Search"], "Minimax"),
-            (MOVES_FIRST, [NO_FIRST, "botType", "firstMover"], "firstMover"),
+            (MOVES_FIRST, [NO_FIRST, "First move"], "First move"),
         ]
         window = api.get("/submissions/1/window.png")
         assert window.headers["content-type"] == "image/png"

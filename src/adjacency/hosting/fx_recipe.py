@@ -56,6 +56,8 @@ BOT = re.compile(
     r"(?i)(bot|\bai\b|computer|komputer|minimax|alpha|local|search|genetic|random|greedy|hill)"
 )
 FIRST = re.compile(r"(?i)(first|pertama|duluan|dulu)")
+VS = re.compile(r"(?i)\s+vs\.?\s+")
+"""What joins a game mode's two sides (``Person vs Bot``)."""
 ROUNDS = re.compile(r"(?i)(round|ronde|giliran|turns?\b)")
 SIDE = re.compile(r"\b([XO])\b")
 PLACEHOLDER = re.compile(r"(?i)^[\W_]*$|^[\W_]*(choose|select|pick|pilih)\b")
@@ -674,7 +676,7 @@ def _mode_windows(controls: Sequence[Control]) -> list[list[Control]]:
 def _mode_sides(option: str) -> str | None:
     """The bot's mark in a game mode (``Person vs Bot``: O), or ``None`` unless the mode
     has exactly one person and one bot."""
-    parts = re.split(r"(?i)\s+vs\.?\s+", option)
+    parts = VS.split(option)
     if len(parts) != 2:
         return None
     left, right = (not is_person(p) and bool(BOT.search(p)) for p in parts)
@@ -738,9 +740,11 @@ def choosable(form: Mapping[str, object], recipe: Recipe | None) -> list[Choosab
     """The controls of ``form`` that a team may choose, in the window's order, each with
     what ``recipe`` chose (the value the window showed where no recipe was made: a
     refused version's form): every combo box and check box but the rounds and the first
-    mover, which the league sets for each game; then, where the window has a check box
-    or box, :data:`MOVES_FIRST`: which of them says who moves first (or
-    :data:`NO_FIRST`), as the recipe read it."""
+    mover, which the league sets for each game, each offering only what the league plays
+    (no check box that makes both sides bots, no mode of two bots or two people); then,
+    where the window has a check box or box that can say it, :data:`MOVES_FIRST`: which
+    of them says who moves first (or :data:`NO_FIRST`), as the recipe read it, each named
+    as its window labels it (:func:`_shown_names`)."""
     controls = controls_of(form)
     fields = [c for c in controls if c.kind != "button"]
     if recipe is None:
@@ -761,13 +765,56 @@ def choosable(form: Mapping[str, object], recipe: Recipe | None) -> list[Choosab
     for control in controls:
         if control.name in set_per_game or control.kind not in ("combo", "check"):
             continue
-        options = control.options if control.kind == "combo" else ("true", "false")
+        if control.kind == "check" and _plays_itself(control.words()):
+            continue  # never checked: a game of two bots is none the league plays
+        options = _played_options(control) if control.kind == "combo" else ("true", "false")
         if not options:
             continue
         value = chosen.get(control.name, control.value or options[0])
+        value = value if value in options or control.kind == "check" else options[0]
         out.append(Choosable(control.name, control.label or control.name, options, value))
-    candidates = tuple(c.name for c in _first_candidates(fields, rounds))
-    if candidates:
-        told = first if first in candidates else NO_FIRST
-        out.append(Choosable(MOVES_FIRST, MOVES_FIRST_LABEL, (NO_FIRST, *candidates), told))
+    offered = [
+        c
+        for c in _first_candidates(fields, rounds)
+        if c.name == first or (_tells_first(c) and not _plays_itself(c.words()) and not _is_mode(c))
+    ]
+    if offered:
+        shown = _shown_names(offered)
+        told = shown.get(first, NO_FIRST) if first is not None else NO_FIRST
+        out.append(Choosable(MOVES_FIRST, MOVES_FIRST_LABEL, (NO_FIRST, *shown.values()), told))
     return out
+
+
+def _plays_itself(text: str) -> bool:
+    """Whether ``text`` (a control's words or an option) names a game of two bots, which
+    the league never plays: ``Bot vs Bot``, ``AI vs AI``, ``allBotMode``."""
+    if ALL_BOTS.search(text):
+        return True
+    parts = VS.split(text)
+    return len(parts) == 2 and all(BOT.search(p) and not is_person(p) for p in parts)
+
+
+def _is_mode(control: Control) -> bool:
+    """Whether ``control`` is a game mode's box: an option names two sides (``A vs B``)."""
+    return any(VS.search(o) for o in control.options)
+
+
+ALL_BOTS = re.compile(r"(?i)all.?bots?|bots?.?only|auto.?play")
+"""Words of a control that makes every side a bot (``allBotMode``, ``Bots only``)."""
+
+
+def _played_options(control: Control) -> tuple[str, ...]:
+    """The options of a box that the league may play: a game mode's (an option naming
+    two sides, ``Person vs Bot``) those with exactly one bot side; every other box's all."""
+    return tuple(o for o in control.options if _mode_sides(o) is not None or not VS.search(o))
+
+
+def _shown_names(controls: Sequence[Control]) -> dict[str, str]:
+    """How the page names each of ``controls`` among options: by the label its window
+    shows beside it, a team's choice naming a control by it as well as by its ``fx:id``
+    (:meth:`Control.named`); by its ``fx:id`` where it has no label or shares one."""
+    labels = [(c.label or "").strip() for c in controls]
+    return {
+        c.name: label if label and labels.count(label) == 1 else c.name
+        for c, label in zip(controls, labels, strict=True)
+    }
