@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import io
 import shutil
-import socket
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from adjacency.cli import main
+from adjacency.hosting.intake import SOURCE_SUFFIXES
+from adjacency.hosting.languages import PROGRAMS, in_words
 from adjacency.league.league_file import LeagueStore
 from league_helpers import add_member
+from net_helpers import reserved_port
 
 SOURCES = {
     "src/main/java/com/team/ai/Bot.java": "package com.team.ai;\npublic class Bot {}\n",
@@ -133,12 +135,11 @@ def test_refusals_are_one_line_and_store_nothing(
     (empty / "docs").mkdir(parents=True)
     (empty / "docs" / "laporan.pdf").write_bytes(b"%PDF")
     status, _, err = submit(capsys, url, str(empty), token=right)
-    sources = ".java, .py, .js, .mjs, .cjs, .cpp, .cc, .hpp, .h"
+    sources = ", ".join(SOURCE_SUFFIXES)  # every language's, from its table entry
     assert status == 2 and f"no source ({sources}) in" in err, err
-    with socket.socket() as probe:  # a port nothing listens on
-        probe.bind(("127.0.0.1", 0))
-        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
-    status, _, err = submit(capsys, closed, str(folder), token=right)
+    assert f"or a {in_words(PROGRAMS)} engine-protocol program" in err, err
+    with reserved_port() as port:  # held by this test, and nothing listens on it
+        status, _, err = submit(capsys, f"http://127.0.0.1:{port}", str(folder), token=right)
     assert status == 3 and "cannot reach the league" in err
     assert stored_names(db, "team1") == [] and stored_names(db, "team2") == []
     shutil.rmtree(folder)
