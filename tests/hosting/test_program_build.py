@@ -1,8 +1,8 @@
-"""``adjacency project build`` given a Python, JavaScript or C++ program (the starter kits
-as a team has them, a folder or a zip): nothing is built, the refusal says what the program
-is and the ``adjacency connect`` line that runs it as it is (a C++ one compiled first by
-it), and that line's bot spec plays (through ``adjacency move``, the real python3, node
-and g++)."""
+"""``adjacency project build`` given a Python, JavaScript, C++ or C program (the starter
+kits as a team has them, a folder or a zip): nothing is built, the refusal says what the
+program is and the ``adjacency connect`` line that runs it as it is (a compiled language's
+compiled first by it), and that line's bot spec plays (through ``adjacency move``, the real
+python3, node, g++ and gcc)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import shlex
 import shutil
 import subprocess
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
+from adjacency.hosting.languages import LANGUAGES, PROGRAMS, Compiled
 from cli_helpers import run_process
 from league_helpers import env
 
@@ -71,12 +72,16 @@ def test_a_zipped_javascript_kit_is_refused_with_the_command_to_run_unpacked(
     plays(spec, tmp_path / "unpacked")  # in the folder it was unpacked into, as advised
 
 
-def test_a_cpp_kit_folder_is_refused_with_the_command_that_compiles_and_runs_it(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    "name", [name for name in PROGRAMS if isinstance(LANGUAGES[name].build, Compiled)]
+)
+def test_a_compiled_kit_folder_is_refused_with_the_command_that_compiles_and_runs_it(
+    tmp_path: Path, name: str
 ) -> None:
-    kit = tmp_path / "cpp-kit"
-    shutil.copytree(KITS / "cpp", kit)
-    spec = refused_spec(kit, tmp_path, "C++", "main.cpp")
-    assert spec.startswith("cmd:sh -c ") and spec.endswith(str(kit / "main.cpp"))
+    entry = PurePosixPath(LANGUAGES[name].kit)
+    kit = tmp_path / f"{name}-kit"
+    shutil.copytree(KITS / entry.parent, kit)
+    spec = refused_spec(kit, tmp_path, LANGUAGES[name].words, entry.name)
+    assert spec.startswith("cmd:sh -c ") and spec.endswith(str(kit / entry.name))
     plays(spec, tmp_path)
-    assert (kit / "main.cpp.engine").is_file()  # compiled beside its source, as it says
+    assert (kit / f"{entry.name}.engine").is_file()  # compiled beside its source, as it says

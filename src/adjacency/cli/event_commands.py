@@ -1,5 +1,6 @@
-"""The ``league event`` subcommands: create, start, pause, resume, withdraw, reinstate,
-show and export a class event (docs/league.md, "Running a class event")."""
+"""The ``league event`` subcommands: create, start, pause, resume, let its teams play the
+ladder meanwhile, withdraw, reinstate, show and export a class event (docs/league.md,
+"Running a class event")."""
 
 from __future__ import annotations
 
@@ -94,6 +95,18 @@ WITHDRAW_OPTIONS = (
     EVENT,
     Option(("member",), {"help": "the member to withdraw (it plays no later board)"}),
 )
+LADDER_OPTIONS = (
+    DB,
+    EVENT,
+    Option(
+        ("allowed",),
+        {
+            "choices": ("on", "off"),
+            "help": "on: its teams play ladder games once their games of the round are over "
+            "(a withdrawn team at once); off (the default): none until the event is over",
+        },
+    ),
+)
 REINSTATE_OPTIONS = (DB, EVENT, Option(("member",), {"help": "the withdrawn member to reinstate"}))
 EXPORT_OPTIONS = (
     DB,
@@ -137,6 +150,12 @@ def register(sub: Any) -> None:
     resume = actions.add_parser("resume", help="resume a paused event where it stopped")
     add_all(resume, (DB, EVENT))
     resume.set_defaults(handler=run_resume)
+
+    ladder = actions.add_parser(
+        "ladder", help="whether an event's teams play ladder games while it runs (off: none)"
+    )
+    add_all(ladder, LADDER_OPTIONS)
+    ladder.set_defaults(handler=run_ladder)
 
     withdraw = actions.add_parser("withdraw", help="withdraw a member from an event")
     add_all(withdraw, WITHDRAW_OPTIONS)
@@ -274,6 +293,21 @@ def run_resume(args: argparse.Namespace) -> int:
     with _league(args) as league:
         event = league.events.resume(args.name)
     print(f"Resumed event {event.name}: the server goes on with it on its next pass.")
+    return 0
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    """``adjacency league event ladder NAME on|off``: whether the event's teams play ladder
+    games while it runs (the server reads it on its next pass). Returns 0; a finished
+    event is refused."""
+    with _league(args) as league:
+        event = league.events.set_ladder(args.name, args.allowed == "on")
+    if event.ladder:
+        print(f"The teams of {event.name} play ladder games once their games of the round "
+              "are over (a withdrawn team at once).")  # fmt: skip
+    else:
+        print(f"The teams of {event.name} play no ladder game until it is over: the event "
+              "comes first.")  # fmt: skip
     return 0
 
 

@@ -39,6 +39,7 @@ class DetailCode(StrEnum):
     ABSENT_PAGE_CLOSED = "absent-page-closed"
     ABSENT_BOTH = "absent-both"
     EVENT_STARTED = "event-started"
+    EVENT_NEEDS_SLOT = "event-needs-slot"
     # Illegal answers: the position's and the board's own refusals (core/position.py and
     # core/board.py), alone and answered by a named mover (``-by``).
     NOT_A_SQUARE = "not-a-square"
@@ -94,6 +95,7 @@ PARAMS: dict[DetailCode, tuple[str, ...]] = {
     DetailCode.ABSENT_PAGE_CLOSED: ("player",),
     DetailCode.ABSENT_BOTH: ("x", "o"),
     DetailCode.EVENT_STARTED: (),
+    DetailCode.EVENT_NEEDS_SLOT: (),
     DetailCode.NOT_A_SQUARE: ("player", "move"),
     DetailCode.OCCUPIED_BY: ("player", "move", "square", "owner", "fen"),
     DetailCode.MALFORMED_SQUARE_BY: ("player", "move", "fen", *_SQUARE),

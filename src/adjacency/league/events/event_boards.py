@@ -48,14 +48,6 @@ class EventBoards:
         )
         return {int(r[0]) for r in rows}
 
-    def running_members(self) -> set[int]:
-        """Members of running events that are not withdrawn (the ladder pauses for them)."""
-        rows = self.db.query(
-            "SELECT m.member_id FROM event_members m JOIN events e ON e.id = m.event_id "
-            "WHERE e.status = 'running' AND m.withdrawn = 0"
-        )
-        return {int(r[0]) for r in rows}
-
     def pair_state(self, event_id: int) -> dict[int, tuple[int, bool, int]]:
         """Per pair of the event: ``(finished games, a game in play, opening)``."""
         rows = self.db.query(

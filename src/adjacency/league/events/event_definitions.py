@@ -26,10 +26,11 @@ from .event_rows import Event
 EVENT_COLUMNS = (
     "id, name, format, rounds, start, rated, all_connected, status, created, started, finished, "
     "EXISTS (SELECT 1 FROM meta WHERE key = 'event-paused:' || events.id), base, increment, "
-    "pace, people"
+    "pace, people, EXISTS (SELECT 1 FROM meta WHERE key = 'event-ladder:' || events.id)"
 )
 """The columns of ``events`` an :class:`~.event_rows.Event` is read from, in its fields'
-order (whether it is paused is the ``meta`` mark's)."""
+order (whether it is paused, and whether its teams play the ladder meanwhile, are
+``meta`` marks')."""
 
 
 def _started(event: Event, done: str) -> str:
@@ -187,9 +188,9 @@ class EventDefinitions:
             if cursor.rowcount == 0:
                 raise LeagueError(_started(self.event(event.id), "deleted"))
             db.execute(
-                "DELETE FROM meta WHERE key = ? OR key = ? OR key LIKE ?",
+                "DELETE FROM meta WHERE key IN (?, ?, ?) OR key LIKE ?",
                 (f"event-waiting:{event.id}", f"event-paused:{event.id}",
-                 f"event-withdrawn:{event.id}:%"),
+                 f"event-ladder:{event.id}", f"event-withdrawn:{event.id}:%"),
             )  # fmt: skip
 
     def _checked(
@@ -265,6 +266,7 @@ class EventDefinitions:
             None if row[12] is None else (float(row[12]), float(row[13] or 0.0)),  # type: ignore[arg-type]
             None if row[14] is None else float(row[14]),  # type: ignore[arg-type]
             bool(row[15]),
+            bool(row[16]),
         )
 
     def event(self, event_id: int) -> Event:

@@ -1,13 +1,13 @@
 """An event's progress (:class:`EventProgress`, a part of
 :class:`~.event_store.EventsRepo`): its start (now, or when the server next sees two
-members), its pause and resume, its rounds stored as they are paired, its end, and the
-server's note of why it waits to start.
+members), its pause and resume, whether its teams play the ladder meanwhile, its rounds
+stored as they are paired, its end, and the server's note of why it waits to start.
 
 Contract: each change of status is one transaction that checks the status it changes
 (``scheduled`` -> ``running`` -> ``finished``), so :meth:`~EventProgress.finish` returns
 ``True`` exactly once per event and a round is stored once, with its league pairs; the
-notes (waiting, paused) live in ``meta`` and need no column, so a league file of any
-version has them.
+notes (waiting, paused, the ladder) live in ``meta`` and need no column, so a league
+file of any version has them.
 """
 
 from __future__ import annotations
@@ -127,6 +127,21 @@ class EventProgress(EventDefinitions):
             raise LeagueError(f"event {quote(event.name)} is not paused")
         with self.db.transaction() as db:
             db.execute("DELETE FROM meta WHERE key = ?", (f"event-paused:{event.id}",))
+        return self.event(event.id)
+
+    def set_ladder(self, name: str, allowed: bool) -> Event:
+        """Whether the event's teams play ladder games while it runs
+        (:attr:`~.event_rows.Event.ladder`; off when an event is made: the event comes
+        first). Any event that has not finished; one that has is :class:`LeagueError`."""
+        event = self.named(name)
+        if event.status == "finished":
+            raise LeagueError(f"event {quote(event.name)} is finished: its teams are free")
+        key = f"event-ladder:{event.id}"
+        with self.db.transaction() as db:
+            if allowed:
+                db.execute("INSERT OR REPLACE INTO meta VALUES (?, '1')", (key,))
+            else:
+                db.execute("DELETE FROM meta WHERE key = ?", (key,))
         return self.event(event.id)
 
     def finish(self, event_id: int, now: float | None = None) -> bool:

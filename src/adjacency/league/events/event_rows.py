@@ -66,6 +66,11 @@ class Event:
     games between two house bots only."""
     people: bool = False
     """Whether people may join it before it starts (:meth:`.event_entries.EventEntries.join`)."""
+    ladder: bool = False
+    """Whether its teams play ladder games while a round is to play, the teacher's choice
+    (:meth:`.event_progress.EventProgress.set_ladder`): off, the events come first (its
+    teams, withdrawn ones too, play no ladder game until it is over); on, a team plays
+    the ladder once its games of the round are over, and a withdrawn team at once."""
 
     def time_control(self, league: str) -> str:
         """Its games' clock as the league writes one (``"30+0.5"``): its own, or

@@ -16,7 +16,15 @@
    with no game in play, whether its members are connected or not (the hall ends the
    game of a team whose bot is not there, or of a person whose play page is not open, at
    once as its loss, both sides' as a loss for both), and the members and pairs the
-   ladder must leave alone (the ladder pauses for the members of running events).
+   ladder must leave alone (:func:`off_the_ladder`).
+
+Events come first. While an event has a round to play, its teams, withdrawn ones too,
+play no ladder game (the scheduler stops those in play: a ladder game must not hold a
+team, nor the machine's slot its event's board needs) until the event is over; the
+teacher may let an event's teams play the ladder meanwhile
+(:attr:`.events.event_rows.Event.ladder`): then a team whose games of the round are
+over, and a withdrawn team, play it, and a team with a game of the round still to play
+does not.
 
 A team whose bot missed its last :data:`.events.event_standings.ABSENT_PAUSE` games of the
 event and is still not connected is paused: a Swiss round pairs it with nobody (no game,
@@ -37,6 +45,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...serving.logs import say
@@ -46,6 +55,10 @@ from ..events.event_store import Event, StoredBoard
 from ..league_file import LeagueError, LeagueStore
 
 log = logging.getLogger(__name__)
+
+PairState = dict[int, tuple[int, bool, int]]
+"""Per league pair of an event: ``(finished games, a game in play, opening)``
+(:meth:`.events.event_boards.EventBoards.pair_state`)."""
 
 
 @dataclass(frozen=True)
@@ -70,13 +83,38 @@ class EventPass:
 
     starts: list[EventStart] = field(default_factory=list)
     members: set[int] = field(default_factory=set)
-    """Members of running events (not withdrawn): the ladder does not pair them."""
+    """Members of running events the ladder leaves alone (:func:`off_the_ladder`): it
+    pairs them with nobody, and their games outside the event are stopped."""
     pairs: set[int] = field(default_factory=set)
     """Every pair that belongs to an event: the ladder never plays it."""
     unrated: set[int] = field(default_factory=set)
     """The pairs of unrated events: their games change no rating."""
     finished: list[str] = field(default_factory=list)
     """Events this pass finished."""
+
+
+def off_the_ladder(
+    ladder: bool, members: Iterable[int], withdrawn: set[int], to_play: set[int]
+) -> set[int]:
+    """The members of a running event the ladder leaves alone: every one of its
+    ``members``, ``withdrawn`` ones too, unless the teacher let its teams play the
+    ladder meanwhile (``ladder``: :attr:`.events.event_rows.Event.ladder`); then only
+    those with a game of the current round still ``to_play`` (not withdrawn)."""
+    if not ladder:
+        return set(members)
+    return to_play - withdrawn
+
+
+def _board_over(board: StoredBoard, state: PairState, withdrawn: set[int]) -> bool:
+    """Whether a board of the current round has nothing left to play: a bye, both its
+    games played, or a withdrawn member (its games are forfeits); a game in play is not
+    over."""
+    if board.pair_id is None:
+        return True
+    finished, playing, _ = state[board.pair_id]
+    if playing:
+        return False
+    return finished >= 2 or board.a in withdrawn or (board.b is not None and board.b in withdrawn)
 
 
 class EventRunner:
@@ -120,7 +158,9 @@ class EventRunner:
                 continue
             self._advance(event, result, connected | (people or set()))
         result.pairs = self.events.event_pairs()
-        result.members = self.events.running_members()
+        for event in self.events.events():
+            if event.status == "running":
+                result.members |= self._off_the_ladder(event)
         result.unrated = self.events.unrated_pairs()
         return result
 
@@ -137,22 +177,32 @@ class EventRunner:
         missed their last games and are not ``connected``."""
         return self.events.absentees(event.id) - connected
 
+    def _off_the_ladder(self, event: Event) -> set[int]:
+        """The running ``event``'s members the ladder leaves alone now
+        (:func:`off_the_ladder`)."""
+        members = self.events.members(event.id)
+        if not event.ladder:
+            return off_the_ladder(False, members, set(), set())
+        withdrawn = self.events.withdrawn(event.id)
+        boards = self.events.boards(event.id)
+        state = self.events.pair_state(event.id)
+        current = max((b.round for b in boards), default=-1)
+        to_play = {
+            m
+            for b in boards
+            if b.round == current and not _board_over(b, state, withdrawn)
+            for m in (b.a, b.b)
+            if m is not None
+        }
+        return off_the_ladder(True, members, withdrawn, to_play)
+
     def _advance(self, event: Event, result: EventPass, connected: set[int]) -> None:
         boards = self.events.boards(event.id)
         withdrawn = self.events.withdrawn(event.id)
         state = self.events.pair_state(event.id)
         current = max((b.round for b in boards), default=-1)
         this_round = [b for b in boards if b.round == current]
-
-        def complete(board_pair: int | None, a: int, b: int | None) -> bool:
-            if board_pair is None:
-                return True
-            finished, playing, _ = state[board_pair]
-            if playing:
-                return False
-            return finished >= 2 or a in withdrawn or (b is not None and b in withdrawn)
-
-        if all(complete(b.pair_id, b.a, b.b) for b in this_round):
+        if all(_board_over(b, state, withdrawn) for b in this_round):
             if current + 1 >= event.rounds:
                 if self.events.finish(event.id):
                     result.finished.append(event.name)

@@ -162,7 +162,11 @@ class HostedPlayers:
 
     def games_in_play(self) -> int:
         """The games with a hosted side in play now."""
-        return len({game for game, _ in self.seats})
+        return len(self.games())
+
+    def games(self) -> set[int]:
+        """The ids of the games with a hosted side in play now (each holds a slot)."""
+        return {game for game, _ in self.seats}
 
     def room(self) -> int:
         """How many more games with a hosted side may start now: one a slot, so that a

@@ -4,7 +4,8 @@ At every wake-up (a game ended, a member connected or was added) or tick, a pass
 (:meth:`Scheduler.pair`) starts every game free members can play now, in this order:
 
 1. the running events' games (:mod:`.event_runner`), their members' other games in
-   play stopped first (:meth:`Scheduler.stop_for_events`);
+   play stopped first (:meth:`Scheduler.stop_for_events`; the members the ladder leaves
+   alone: :func:`.event_runner.off_the_ladder`);
 2. the challenges queued for bots that are free now (:mod:`.challenge_desk`);
 3. the ladder (:func:`.pairing.plan`, the rule of docs/league.md): open pairs first,
    then new colour-swapped pairs, each taking the league's next opening in turn.
@@ -13,7 +14,9 @@ A game with a hosted side starts only while the games with one in play are fewer
 the slots (:meth:`.hosted.HostedPlayers.room`: the server's, or on a Ray cluster the
 free ones of its nodes, each node its own): its program is judged by its wall time on a
 core of its own, so a game past the slots waits in the pairing rather than start and
-wait for a core.
+wait for a core. The events' games take the slots first: while one of them waits for a
+slot, the ladder starts no game with a hosted side, and ladder games holding slots are
+stopped to free them (:meth:`Scheduler.make_room`), the newest first.
 
 Contract, in the server's event loop (one thread, no locks): a pass reads only the
 members it may pair (never every member: a league with 25,000 people must not cost
@@ -161,9 +164,7 @@ class Scheduler:
         self.desk.in_events = frozenset(events.members)
         self.desk.cancel_for_events(self.desk.in_events)
         self.stop_for_events(events.members, events.pairs)
-        started: list[LiveGame] = self.pair_events(
-            {**members, **people}, events.starts
-        )  # events first
+        started, short = self.pair_events({**members, **people}, events.starts, events.pairs)
         before = set(self.games.live)
         # people who waited for a bot go before the ladder; bots in an event keep them waiting
         self.desk.serve_queues(members, frozenset(events.members))
@@ -197,7 +198,7 @@ class Scheduler:
         for both in backed:
             played[both] = played.get(both, 0) + BACKED_OFF
         ladder: set[int] = set()
-        room = self.games.hosted.room()
+        room = 0 if short else self.games.hosted.room()  # the events' boards first
         for game in plan(entrants, open_pairs, played, self.house_games):
             if key(game.x, game.o) in backed:
                 continue
@@ -228,8 +229,10 @@ class Scheduler:
         return started
 
     def stop_for_events(self, members: set[int], pairs: set[int]) -> None:
-        """Stop the games in play of events' ``members`` that are not their events' own
-        (``pairs``): ladder and challenge games still in play when an event started.
+        """Stop the games in play of events' ``members`` (those the ladder leaves alone:
+        :func:`.event_runner.off_the_ladder`) that are not their events' own (``pairs``):
+        ladder and challenge games still in play when an event started, or its ladder
+        was turned off.
         The event's games come first and would wait for them on a league clock of
         minutes; each is aborted (a ladder pair's leg is played again later), its
         players told why (detail ``event-started``), the stop logged."""
@@ -239,17 +242,38 @@ class Scheduler:
             say(log, logging.INFO, "game-stopped-for-event", game=live.id)
             self.games.stop_game(live, ended("event-started"))
 
+    def make_room(self, wanted: int, pairs: set[int]) -> None:
+        """Free up to ``wanted`` slots for the events' games that wait for one: stop the
+        ladder games in play with a hosted side (not an event's ``pairs``, nor a person's
+        challenge), the newest first (they lose the least play; a ladder pair's leg is
+        played again later), their players told why (detail ``event-needs-slot``), each
+        stop logged; the next pass, woken now, starts the events' games."""
+        holding = self.games.hosted.games()
+        ladder = [
+            live
+            for live in self.games.live.values()
+            if live.id in holding and live.pair_id is not None and live.pair_id not in pairs
+        ]
+        for live in sorted(ladder, key=lambda g: g.started, reverse=True)[:wanted]:
+            say(log, logging.INFO, "game-stopped-for-event-slot", game=live.id)
+            self.games.stop_game(live, ended("event-needs-slot"))
+        if ladder:
+            self.wake()
+
     def pair_events(
-        self, members: Mapping[int, Member], starts: Sequence[EventStart]
-    ) -> list[LiveGame]:
+        self, members: Mapping[int, Member], starts: Sequence[EventStart], pairs: set[int]
+    ) -> tuple[list[LiveGame], int]:
         """Start the events' games ``starts`` (:meth:`.event_runner.EventRunner.plan`):
         each as soon as both members are below their concurrency cap, connected or not
         (a bot that is not connected, a person whose play page is not open
         (:meth:`.presence.Presence.present`), nor hosted with a version accepted before the
         event's deadline, its opponent there, loses the game at once; both absent, both
         lose it at once; during the :data:`RECONNECT_GRACE` after the server starts, the
-        game waits for them instead)."""
+        game waits for them instead). A game that waits for a slot for a hosted side
+        has ladder games stopped for it (:meth:`make_room`; ``pairs``: the events').
+        Returns the games started and how many of ``starts`` wait for a slot."""
         started: list[LiveGame] = []
+        short = 0
         grace = time.monotonic() - self.up_since < RECONNECT_GRACE
         room = self.games.hosted.room()
         for start in starts:
@@ -268,6 +292,7 @@ class Scheduler:
             }
             if hosted:
                 if room <= 0:  # no core for it now: it waits for the next pass
+                    short += 1
                     continue
                 room -= 1
             there = set(self.presence.connections) | self.presence.present()  # a page open
@@ -292,4 +317,6 @@ class Scheduler:
                     event=start.event,
                 )
             )
-        return started
+        if short:
+            self.make_room(short, pairs)
+        return started, short

@@ -109,6 +109,15 @@ class Withdrawal(BaseModel):
     member: MemberName
 
 
+class LadderChoice(BaseModel):
+    """Whether an event's teams play ladder games while it runs."""
+
+    allowed: bool = Field(
+        description="true: a team plays the ladder once its games of the round are over (a "
+        "withdrawn team at once); false (an event's default): none until the event is over"
+    )
+
+
 class EventMember(BaseModel):
     """A member of an event as the teacher sees it."""
 
@@ -223,6 +232,12 @@ class EventPaused(EventDone):
     """An event paused or resumed."""
 
     paused: bool = Field(description="whether it is paused now")
+
+
+class EventLadder(EventDone):
+    """Whether an event's teams play ladder games while it runs, as set."""
+
+    ladder: bool = Field(description="whether they do (false: the event comes first)")
 
 
 def _failures(store: LeagueStore, event: Event) -> dict[str, Any]:
@@ -427,6 +442,18 @@ async def resume_event(request: Request, name: str) -> dict[str, Any]:
     hall_of(request).wake()
     say(log, logging.INFO, "teacher-resumed-event", event=event.name)
     return {"name": event.name, "status": event.status, "paused": event.paused}
+
+
+@router.post("/admin/events/{name}/ladder", response_model=EventLadder, dependencies=ADMIN)
+async def event_ladder(request: Request, name: str, body: LadderChoice) -> dict[str, Any]:
+    """Whether the event's teams play ladder games while it runs, as ``adjacency league
+    event ladder`` sets it (the server reads it on its next pass: turned off, their ladder
+    games in play are stopped). 404: no such event; 400: it is finished."""
+    event = hall_of(request).store.events.set_ladder(_event_named(request, name).name, body.allowed)
+    hall_of(request).wake()
+    code = "teacher-opened-event-ladder" if event.ladder else "teacher-closed-event-ladder"
+    say(log, logging.INFO, code, event=event.name)
+    return {"name": event.name, "status": event.status, "ladder": event.ladder}
 
 
 @router.post("/admin/events/{name}/withdraw", response_model=EventDone, dependencies=ADMIN)
