@@ -349,6 +349,9 @@ def run(arguments: list[str] | None = None) -> dict[str, Any]:
                 meta["iteration"],
                 jax_libraries=versions_of(LIBRARIES),
                 device=str(jax.devices()[0]),
+                # not options, but they change XLA's arithmetic too: recorded, not checked
+                xla_flags=os.environ.get("XLA_FLAGS", ""),
+                x64=bool(jax.config.jax_enable_x64),
             )
             segments.append(segment)
         segment["iterations"][1] = meta["iteration"]

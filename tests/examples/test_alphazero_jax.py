@@ -75,6 +75,7 @@ def test_a_resumed_run_is_the_unbroken_run_and_records_its_provenance(
     for segment in (first, second):
         assert segment["created"] and segment["machine"]["cpu"] and segment["python"]
         assert segment["device"] and "commit" in segment
+        assert segment["x64"] is False and isinstance(segment["xla_flags"], str)
 
 
 def test_a_resume_with_another_setting_is_refused_naming_it(
