@@ -370,7 +370,7 @@ REFUSALS = {
     # a hostile shape -> words of its refusal; each breaks at its bot's second move
     "crashes": ["as X, at move 3 (", "the bot lost its way", "Bot.java:"],
     "hangs": ["as X, at move 3 (", "gave no move"],
-    "occupied": ["as X, at move 3 (", "is occupied"],
+    "occupied": ["as X, at move 3 (", "your bot chose ", ", which is occupied"],
 }
 
 
@@ -390,6 +390,9 @@ def test_a_program_that_breaks_is_refused_at_its_check_with_the_reason(
         assert version["status"] == "refused", version["detail"]
         for words in REFUSALS[shape.name]:
             assert words in version["detail"], version["detail"]
+        # what it played, never an invitation to choose another bot: its refusal says why
+        assert version["detail"].startswith("program Main, plays Bot Minimax as O: as X, ")
+        assert "choose on your page" not in version["detail"], version["detail"]
         # Its window as its dry run drew it, and (but for a window that no longer
         # answers) its board at the failed move, kept though its build is not.
         assert version["window"] and version["board"] is (shape.name != "hangs"), version

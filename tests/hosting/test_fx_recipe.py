@@ -17,6 +17,7 @@ from adjacency.hosting.fx_recipe import (
     MOVES_FIRST_LABEL,
     NO_FIRST,
     ChoiceError,
+    as_refused,
     choosable,
     is_person,
     one_slip,
@@ -55,6 +56,17 @@ def test_a_blank_or_placeholder_shown_plays_the_first_real_bot_and_says_so(blank
     assert recipe.describe() == (
         "plays Minimax as O; your form also offers Local, Genetic: choose on your page"
     )
+
+
+def test_a_refused_version_is_never_invited_to_choose_on_its_page() -> None:
+    """What else the form offers, and the invitation to choose, belong to an accepted
+    version's verdict; a refused one's label says what it played, and its refusal what
+    to do."""
+    box = control("combo", "botType", "Bot:", ["", "Minimax", "Local", "Genetic"], "")
+    label = f"program Main, {recipe_for(form(box)).describe()}"
+    assert as_refused(label) == "program Main, plays Minimax as O"
+    plain_label = f"program Main, {recipe_for(form(box), {'Bot': 'Local'}).describe()}"
+    assert as_refused(plain_label) == plain_label == "program Main, plays Local as O"
 
 
 @pytest.mark.parametrize("shown", ["Minimax", "Local", "Genetic"])

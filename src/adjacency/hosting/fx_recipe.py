@@ -208,7 +208,7 @@ class Recipe:
         else:
             told = f"plays {self.bot} as {self.bot_mark}"
         if self.offers:
-            told += f"; your form also offers {', '.join(self.offers)}: choose on your page"
+            told += f"{OFFERS_HEAD}{', '.join(self.offers)}{OFFERS_TAIL}"
         return told
 
     def as_dict(self) -> dict[str, object]:
@@ -225,6 +225,21 @@ class Recipe:
             "sides": list(self.sides) if self.sides else None,
             "look_rounds": self.look_rounds,
         }
+
+
+OFFERS_HEAD = "; your form also offers "
+OFFERS_TAIL = ": choose on your page"
+"""How :meth:`Recipe.describe` tells what else the form offers, and invites a choice."""
+
+_OFFERS = re.compile(re.escape(OFFERS_HEAD) + ".*?" + re.escape(OFFERS_TAIL))
+
+
+def as_refused(label: str) -> str:
+    """A build's ``label`` (with :meth:`Recipe.describe`'s words) for a refused
+    version's reason: without what else the form offers and the invitation to choose on
+    the page, which only an accepted version's verdict gives (a refused version's next
+    step is what its refusal says)."""
+    return _OFFERS.sub("", label)
 
 
 def _path(form: Mapping[str, object]) -> list[str]:

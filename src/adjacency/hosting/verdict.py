@@ -22,6 +22,7 @@ from ..core.errors import AdjacencyError
 from .check import check_bot
 from .fx_check import CHECK_ROUNDS, check_driven_program
 from .fx_kind import check_rounds, kept_window, refused_window
+from .fx_recipe import as_refused
 from .kinds import KINDS, WINDOWS_ONLY, build_submission
 from .player import Choice, save_choice
 from .sandbox_build import HostedBuild
@@ -97,7 +98,9 @@ def judge(
     if window:  # played from its window's start only: its check is a game
         if not windows:
             return Judged(
-                False, f"{WINDOWS_ONLY}\n{hosted.label}", window=kept_window(hosted.folder)
+                False,
+                f"{WINDOWS_ONLY}\n{as_refused(hosted.label)}",
+                window=kept_window(hosted.folder),
             )
         fewest = check_rounds(hosted.folder) or CHECK_ROUNDS
         checked = check_driven_program(choice.bot_now, seconds, rounds=fewest, kind=choice.kind)
@@ -116,4 +119,5 @@ def judge(
         return Judged(True, detail)
     picture = kept_window(hosted.folder) if window else None
     note = packages_note(checked.detail)
-    return Judged(False, detail + note, checked.picture, picture, checked.output)
+    refused = f"{as_refused(hosted.label)}: {checked.detail}{left}{note}"
+    return Judged(False, refused, checked.picture, picture, checked.output)
