@@ -213,6 +213,14 @@ def test_bad_picture_settings_are_refused_and_write_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_an_empty_batch_has_no_picture(tmp_path: Path) -> None:
+    env = AdjacencyEnv(4, 4, 2)
+    empty = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 0))
+    with pytest.raises(InvalidSettingsError, match="a batch of no games has no picture"):
+        empty.save_svg(tmp_path / "none.svg")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_to_position_refuses_a_batch_by_name() -> None:
     env = AdjacencyEnv(4, 4, 2)
     batch = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 2))

@@ -153,7 +153,7 @@ class State(pgx.State):  # type: ignore[misc]
         self, *, color_theme: Literal["light"] | None = None, scale: float | None = None
     ) -> str:
         """pgx's picture of a state: an SVG document of the board (the core's picture,
-        :func:`adjacency.core.position_svg`); a batched state's boards side by side in
+        :func:`adjacency.core.svg.position_svg`); a batched state's boards side by side in
         rows, as pgx lays a batch out. ``scale`` multiplies the picture's size (1.0: 48
         pixels a square); ``color_theme`` may only be ``"light"`` or None (the core's
         picture has one theme: it reads in greyscale and for colour-blind readers)."""
@@ -171,6 +171,8 @@ class State(pgx.State):  # type: ignore[misc]
             )
         square = round(SVG_SQUARE * factor)
         pictures = [position_svg(position, square=square) for position in _positions(self)]
+        if not pictures:
+            raise InvalidSettingsError("a batch of no games has no picture")
         if len(pictures) == 1:
             return pictures[0]
         return _grid(pictures)
