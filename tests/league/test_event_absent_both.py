@@ -88,11 +88,13 @@ def test_two_absent_teams_both_lose_at_once_and_score_nothing(tmp_path: Path) ->
 
     rows = {r["name"]: r for r in data["standings"]}
     # three in a round robin: a bye each (2 points), the rest from games
-    # three in a round robin: a bye each (2 points), the rest from forfeits, no game played
+    # three in a round robin: a bye each, the rest from forfeits, no game played; the
+    # bye of a team never there scores nothing (red's scores 2)
     assert rows["red"]["points"] == 4 + 2 and rows["red"]["unplayed"] == 4
     assert (rows["red"]["games"], rows["red"]["wins"]) == (0, 0)
     for name in ("ghost", "shade"):
-        assert rows[name]["points"] == 0 + 2 and rows[name]["unplayed"] == 4
+        assert rows[name]["points"] == 0 and rows[name]["unplayed"] == 4
+        assert rows[name]["byes"] == 1
         assert (rows[name]["games"], rows[name]["wins"], rows[name]["losses"]) == (0, 0, 0)
     cross = data["crosstable"]
     at = {name: i for i, name in enumerate(cross["names"])}
@@ -103,7 +105,8 @@ def test_two_absent_teams_both_lose_at_once_and_score_nothing(tmp_path: Path) ->
     assert cross["unplayed"][g][s] == 2 and cross["unplayed"][r][g] == 2
     crosstable = text[text.index("Crosstable") :]
     line = next(x for x in crosstable.splitlines() if " ghost " in x)
-    assert line.count("0/2 abs ff") == 2  # against red and against shade
+    assert line.count(" 0/2 abs ff") == 2  # against red and against shade, spaced
+    assert cross["byes"][g] == 0 and cross["byes"][r] == 2
 
     log = (tmp_path / "server.log").read_text()
     assert "Traceback" not in log

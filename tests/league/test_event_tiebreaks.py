@@ -106,3 +106,28 @@ def test_the_event_page_says_which_rules_it_uses() -> None:
 
 CROSS: dict[str, list[object]] = {"names": [], "cells": [], "absent": [], "byes": []}
 EVENT = {"name": "cup", "rounds": 3, "status": "running", "time_control": "30+0"}
+
+
+def absent_pair(round_index: int, there: int | None, away: int) -> list[EventGame]:
+    """Both games of a pair decided by ``away``'s absence (``there`` ``None``: both away)."""
+    other = away + 100 if there is None else there
+    both = there is None
+    return [
+        EventGame(round_index, other, away, leg, 0.0 if both or leg == 1 else 1.0,
+                  absent=True, both_lost=both, forfeit=True)
+        for leg in (0, 1)
+    ]  # fmt: skip
+
+
+def test_a_bye_scores_nothing_for_a_team_never_there() -> None:
+    """A round robin of four: 3 never came (its games lost by its absence), 4 came once;
+    3's bye scores nothing, 4's its two points, 1's and 2's theirs; a team with no game
+    to start yet keeps its bye's points."""
+    games = [*absent_pair(0, 1, 3), *pair(1, 2, 4, 2.0), *absent_pair(2, 4, 3)]
+    byes = [(2, 0), (4, 0), (3, 1), (1, 1)]
+    rows = {r.member: r for r in standings([1, 2, 3, 4], games, byes, swiss=False)}
+    assert rows[3].points == 0.0 and rows[3].byes == 1 and rows[3].unplayed == 4
+    assert rows[4].points == 2.0 + 2.0  # its bye, and the forfeits of 3's absence
+    assert rows[1].points == 2.0 + 2.0 and rows[2].points == 2.0 + 2.0
+    early = standings([1, 3], [], [(3, 0)], swiss=False)
+    assert {r.member: r.points for r in early} == {1: 0.0, 3: 2.0}

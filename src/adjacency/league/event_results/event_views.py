@@ -22,7 +22,7 @@ from ...core.record import game_from_text, game_to_text
 from ...core.text import spreadsheet_text
 from ...serving.details import public_record
 from ..events.event_pairing import round_robin
-from ..events.event_standings import BYE_POINTS, EventGame, standings
+from ..events.event_standings import BYE_POINTS, EventGame, bye_value, never_there, standings
 from ..events.event_store import Event, EventsRepo, StoredBoard
 from ..league_file import LeagueError, LeagueStore
 
@@ -63,6 +63,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
     games = events.games(event.id)
     boards = events.boards(event.id)
     byes = [(b.a, b.round) for b in boards if b.b is None]
+    away = never_there(games)  # their byes score nothing
     rows = standings(members, games, byes, event.swiss)
     played = _versions_played(league, event)
     order = [r.member for r in rows]
@@ -140,7 +141,7 @@ def table(league: LeagueStore, event: Event) -> dict[str, Any]:
             "absent": [[absent.get((a, b), 0) for b in order] for a in order],
             "unplayed": [[forfeited.get((a, b), 0) for b in order] for a in order],
             "games": [[sorted(cell_games.get((a, b), [])) for b in order] for a in order],
-            "byes": [BYE_POINTS * sum(1 for b, _ in byes if b == m) for m in order],
+            "byes": [sum(bye_value(b, away) for b, _ in byes if b == m) for m in order],
         },
         "next": _next_round(event, members, boards, withdrawn, names),
         "rounds": rounds,
@@ -333,20 +334,24 @@ def render_text(data: dict[str, Any]) -> str:
     lines += [
         "",
         "Crosstable (points/games of the row against the column; byes: the points of the "
-        f"row's byes, {BYE_POINTS:g} each; {ABSENT_MARK}: a game a team's absence decided; "
+        f"row's byes, {BYE_POINTS:g} each, none for a team never there; {ABSENT_MARK}: a game a "
+        "team's absence decided; "
         f"{UNPLAYED_MARK}: a game never played, a forfeit of a team withdrawn after pairing "
         "or absent; "
         "unpl: a row's forfeits, won or lost, not among its games):",
     ]
-    width = max([8, *(len(n) + 1 for n in names)])
+    cross = data["crosstable"]
+    cells = [
+        ["x" if i == j else _cell(c, cross["absent"][i][j], _unplayed(cross, i, j))
+         for j, c in enumerate(row_cells)]
+        for i, row_cells in enumerate(cross["cells"])
+    ]  # fmt: skip
+    # a space at least before each column: "2–0 abs ff" is wider than a name
+    width = max([8, *(len(n) + 1 for n in names), *(len(c) + 1 for row in cells for c in row)])
     header = "".join(f"{i + 1:>{width}}" for i in range(len(names)))
     lines.append(" " * 24 + header + f"{'byes':>{width}}")
-    cross = data["crosstable"]
-    for i, (name, row_cells) in enumerate(zip(names, cross["cells"], strict=True)):
-        text = "".join(
-            f"{'x' if i == j else _cell(c, cross['absent'][i][j], _unplayed(cross, i, j)):>{width}}"
-            for j, c in enumerate(row_cells)
-        )
+    for i, (name, row) in enumerate(zip(names, cells, strict=True)):
+        text = "".join(f"{cell:>{width}}" for cell in row)
         lines.append(f"{i + 1:>2} {name:<21}{text}{cross['byes'][i]:>{width}g}")
     return "\n".join(lines)
 
@@ -409,7 +414,8 @@ def render_html(data: dict[str, Any]) -> str:
     parts += [
         "<h2>Crosstable</h2><p>Each cell: the row's points – the column's points in their "
         "games together (a win 1, a draw ½); byes: the points of the row's byes, "
-        f"{BYE_POINTS:g} each; {ABSENT_MARK}: a team's bot was not there when the game was "
+        f"{BYE_POINTS:g} each, none for a team never there; {ABSENT_MARK}: a team's bot was "
+        "not there when the game was "
         f"to start (both absent: both lost); {UNPLAYED_MARK}: a game never played, a "
         "forfeit of a team withdrawn after its round was paired or absent (a win for the "
         "team there).</p>",

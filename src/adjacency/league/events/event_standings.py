@@ -9,7 +9,11 @@ or losses column, no pair statistics, no Elo: :attr:`Row.unplayed` counts it); a
 neither team was there for is a double forfeit, a loss for both
 (:attr:`EventGame.both_lost`: no points to either); a bye scores
 :data:`BYE_POINTS`, the points of a won pair (FIDE's pairing-allocated bye scores as a
-win), and counts no games. Tie-breaks, in the order of :func:`standings`:
+win), and counts no games, but nothing for a team never there (:func:`never_there`:
+each of its games that was to start, one at least, lost by its absence), as FIDE gives
+a player who does not come no bye's point (a Swiss pairs a team away with nobody, a
+round robin's fixed schedule still names it for a bye). Tie-breaks, in the order of
+:func:`standings`:
 
 * round robins: **Sonneborn-Berger**, the sum over a member's games of its points in
   the game times the opponent's final score (a win against a strong member weighs
@@ -150,19 +154,39 @@ def _finite(value: float) -> float | None:
     return round(value, 1) if math.isfinite(value) else None
 
 
+def never_there(games: Sequence[EventGame]) -> set[int]:
+    """The members never there for a game of the event: every game that was to start
+    with them (one at least; a withdrawal's forfeits were never to start) was lost by
+    their own absence. Their byes score nothing (:func:`bye_value`)."""
+    seen: dict[int, list[bool]] = defaultdict(list)
+    for game in games:
+        if game.forfeit and not game.absent:  # a withdrawal's: no game was to start
+            continue
+        for member in (game.a, game.b):
+            seen[member].append(game.absent and game.points(member) == 0.0)
+    return {m for m, lost in seen.items() if lost and all(lost)}
+
+
+def bye_value(member: int, away: set[int]) -> float:
+    """What a bye of ``member`` scores: :data:`BYE_POINTS`, nothing for a member in
+    ``away`` (:func:`never_there`)."""
+    return 0.0 if member in away else BYE_POINTS
+
+
 def scores(
     members: Sequence[int], games: Sequence[EventGame], byes: Sequence[int]
 ) -> dict[int, float]:
-    """Each member's points: its games' points and :data:`BYE_POINTS` per bye in ``byes``
-    (a member once per bye)."""
+    """Each member's points: its games' points and per bye in ``byes`` (a member once
+    per bye) :data:`BYE_POINTS`, nothing for a member never there (:func:`never_there`)."""
     total = dict.fromkeys(members, 0.0)
     for game in games:
         for member in (game.a, game.b):
             if member in total:
                 total[member] += game.points(member)
+    away = never_there(games)
     for member in byes:
         if member in total:
-            total[member] += BYE_POINTS
+            total[member] += bye_value(member, away)
     return total
 
 
@@ -204,8 +228,9 @@ def _buchholz_terms(
             got[(me, game.round)] += game.points(me)
             if not game.forfeit:
                 met[(me, game.round)] = other
+    away = never_there(games)
     for member, round_index in byes:
-        got[(member, round_index)] += BYE_POINTS
+        got[(member, round_index)] += bye_value(member, away)
     rounds = 1 + max([g.round for g in games] + [r for _, r in byes], default=-1)
     unplayed = {m: [r for r in range(rounds) if (m, r) not in met] for m in members}
     adjusted = {
