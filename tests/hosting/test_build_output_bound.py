@@ -1,18 +1,25 @@
-"""A build's class files are bounded in total (the real build in the sandbox, javac):
-a few KiB of source whose folded string constants make megabytes of class files is
-refused naming the bound, so one build adds a bounded number of bytes to its team's."""
+"""A build's output is bounded in total while it is written (the real builds in the
+sandbox, javac and g++, and a build that runs its own code): a few KiB of source whose
+folded string constants make megabytes of class files, or whose arrays make 80 MiB of
+objects and program, is refused naming the bound, so one build adds a bounded number of
+bytes to its team's; what a build leaves running never lands, and of what it wrote only
+the regular files inside its folder are kept."""
 
 from __future__ import annotations
 
 import io
+import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from adjacency.hosting import sandbox_build
+from adjacency.hosting import build_output
+from adjacency.hosting.build_output import BUILD_BYTES, unpack
 from adjacency.hosting.java_build import BuildFailed
 from adjacency.hosting.kinds import build_submission
+from adjacency.hosting.sandbox_build import compile_in_sandbox
+from adjacency.sandbox import OUTPUT
 
 pytestmark = pytest.mark.jvm
 
@@ -43,6 +50,123 @@ def test_class_files_past_the_bound_are_refused(
         archive.writestr("src/Bot.java", BOT)
         archive.writestr("src/Folded.java", _folded())
     # The test's own bound (absent before the bound existed: then nothing refuses).
-    monkeypatch.setattr(sandbox_build, "CLASSES_BYTES", 2 << 20, raising=False)
-    with pytest.raises(BuildFailed, match=r"the compiled classes take 3\.\d MiB, more than 2 MiB"):
+    monkeypatch.setattr(build_output, "BUILD_BYTES", 2 << 20, raising=False)
+    with pytest.raises(BuildFailed, match=r"the build wrote more than 2 MiB, the most one build"):
         build_submission(buffer.getvalue(), sandbox_box / "build-1", windows=True)
+    assert not list((sandbox_box / "build-1" / "build").rglob("*.class"))
+
+
+def _arrays(name: str) -> str:
+    """A translation unit of 3 MiB of initialised data (3 MiB of object file)."""
+    return f"char {name}[3 << 20] = {{1}};\n"
+
+
+def test_a_compiled_program_past_the_bound_is_refused_while_it_is_written(
+    sandbox_box: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two units of 3 MiB each and their program of 6 MiB: 12 MiB written, each file
+    under the per-file bound; the link's write past the bound (the test's: 8 MiB) is
+    refused by the build's filesystem, and the build says so."""
+    monkeypatch.setattr(build_output, "BUILD_BYTES", 8 << 20)
+    engine = (
+        "// answers aep with aepok\n#include <cstdio>\nextern char a[], b[];\n"
+        'int main() { std::printf("%d\\n", a[0] + b[0]); }\n'
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("engine.cpp", engine)
+        archive.writestr("a.cpp", _arrays("a"))
+        archive.writestr("b.cpp", _arrays("b"))
+        archive.writestr("adjacency-bot.json", '{"language": "cpp", "main": "engine.cpp"}')
+    words = r"the build wrote more than 8 MiB, the most one build may write"
+    with pytest.raises(BuildFailed, match=words):
+        build_submission(buffer.getvalue(), sandbox_box / "build-2", windows=True)
+    assert not [p for p in (sandbox_box / "build-2" / "build" / "bin").rglob("*")]
+
+
+WRITER = """
+out=$1
+( sleep 1; head -c 1048576 /dev/zero > "$out/late" ) &
+i=0
+while [ $i -lt $2 ]; do head -c 8388608 /dev/zero > "$out/f$i" || exit 1; i=$((i + 1)); done
+"""
+"""A build that runs the team's code: it writes ``$2`` files of 8 MiB into its output
+folder, and leaves a process behind that writes one more a second later."""
+
+
+def test_a_build_running_its_own_code_writes_no_more_than_the_bound(sandbox_box: Path) -> None:
+    source = sandbox_box / "source"
+    source.mkdir()
+    output = sandbox_box / "output"
+    output.mkdir()
+    argv = ["/bin/sh", "-c", WRITER, "sh", OUTPUT, "1000"]  # 8 GB, were it let
+    with pytest.raises(BuildFailed, match=f"the build wrote more than {BUILD_BYTES >> 20} MiB"):
+        compile_in_sandbox(argv, "the team's script", source, output)
+    assert list(output.iterdir()) == []
+
+
+def test_what_a_build_leaves_running_never_lands(sandbox_box: Path) -> None:
+    source = sandbox_box / "source"
+    source.mkdir()
+    output = sandbox_box / "output"
+    output.mkdir()
+    compile_in_sandbox(["/bin/sh", "-c", WRITER, "sh", OUTPUT, "2"], "sh", source, output)
+    assert sorted(p.name for p in output.iterdir()) == ["f0", "f1"]
+    assert (output / "f0").stat().st_size == 8 << 20
+    assert (output / "f0").stat().st_mode & 0o777 == 0o644
+
+
+def _archive(entries: list[tarfile.TarInfo], data: bytes = b"") -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for info in entries:
+            tar.addfile(info, io.BytesIO(data) if info.isreg() else None)
+    return buffer.getvalue()
+
+
+def _entry(
+    name: str, kind: bytes = tarfile.REGTYPE, size: int = 0, mode: int = 0o644
+) -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.size = size
+    info.mode = mode
+    if kind == tarfile.SYMTYPE:
+        info.linkname = "/etc/passwd"
+    return info
+
+
+def test_only_the_archives_regular_files_inside_the_folder_land(tmp_path: Path) -> None:
+    """What a build's archive holds is the team's (a process of its own may write into
+    it): links, devices and names outside the folder are left out."""
+    entries = [
+        _entry("./pkg", tarfile.DIRTYPE, mode=0o700),
+        _entry("./pkg/A.class", size=3),
+        _entry("./engine", size=3, mode=0o700),
+        _entry("./link", tarfile.SYMTYPE),
+        _entry("./pkg/hard", tarfile.LNKTYPE),
+        _entry("./fifo", tarfile.FIFOTYPE),
+        _entry("../escape", size=3),
+        _entry("/etc/absolute", size=3),
+    ]
+    output = tmp_path / "out"
+    output.mkdir()
+    unpack(_archive(entries, b"abc"), output)
+    found = sorted(p.relative_to(output).as_posix() for p in output.rglob("*"))
+    assert found == ["engine", "pkg", "pkg/A.class"]
+    assert (output / "engine").stat().st_mode & 0o777 == 0o755
+    assert (output / "pkg" / "A.class").stat().st_mode & 0o777 == 0o644
+    assert (output / "pkg").stat().st_mode & 0o777 == 0o755
+    assert not (tmp_path / "escape").exists()
+
+
+def test_an_archive_past_the_bound_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(build_output, "BUILD_BYTES", 4)
+    output = tmp_path / "out"
+    output.mkdir()
+    with pytest.raises(BuildFailed, match="the build wrote more than 0 MiB"):
+        unpack(_archive([_entry("a", size=3), _entry("b", size=3)], b"abc"), output)
+    with pytest.raises(BuildFailed, match="could not be read back"):
+        unpack(b"not an archive" * 100, output)

@@ -15,25 +15,29 @@ the one ``javac`` in the sandbox, a JavaFX program's build uses it too, and
 :func:`compile_in_sandbox` the one compiler run, a C++ program's too):
 
 - ``javac`` with the build folder read-only at :data:`~adjacency.sandbox.SUBMISSION`, the
-  kit's sources read-only at :data:`KIT`, and the class folder the only writable place
-  (:data:`~adjacency.sandbox.OUTPUT`);
+  kit's sources read-only at :data:`KIT`, and its class folder
+  (:data:`~adjacency.sandbox.OUTPUT`) on the sandbox's bounded ``/tmp``, the only
+  writable place, read back into the build's class folder once it has exited
+  (:mod:`.build_output`);
 - the runner's ``--inspect`` with the classes read-only: it loads the team's classes to
   read their constructors and ``move`` methods, so it is the team's code too.
 
 The build folder is the server's (the intake's output, written by this process); the
-class folder, written by the team's compiler run, is read back only by the sandboxed
-runner. The limits (:data:`BUILD_LIMITS`) bound a hostile build's CPU, memory, processes,
-files and output.
+class folder, what the team's compiler run wrote (its regular files only), is read back
+only by the sandboxed runner. The limits (:data:`BUILD_LIMITS`) bound a hostile build's
+CPU, memory, processes, files and output, its output's total while it is written.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..sandbox import OUTPUT, SUBMISSION, Limits, Outcome, Reason, regular_files, run
+from ..sandbox import OUTPUT, SUBMISSION, Limits, Outcome, Reason, run
+from . import build_output
+from .build_output import BUILD_BYTES, bounded, past_the_bound, stream_bytes, unpack
 from .intake import Intake
 from .java_build import (
     COMPILE_SECONDS,
@@ -66,16 +70,12 @@ BUILD_LIMITS = Limits(
     memory_bytes=1536 << 20,
     processes=96,
     file_bytes=32 << 20,
-    tmp_bytes=64 << 20,
-    output_bytes=4 << 20,
+    tmp_bytes=BUILD_BYTES,
+    output_bytes=stream_bytes(),
 )
-"""What one build may use (javac is a JVM: its heap, threads and class files)."""
-
-CLASSES_BYTES = 64 << 20
-"""The most bytes a build's class files may take together: a course project's take a few
-hundred KiB, the kit's included; past it the build is refused (and its folder deleted),
-so one build adds at most this much to its team's bytes (the per-file bound,
-``BUILD_LIMITS.file_bytes``, does not bound their sum)."""
+"""What one build may use (javac is a JVM: its heap, threads and class files): all it
+writes, output and scratch files, on its ``/tmp`` of :data:`~.build_output.BUILD_BYTES`,
+read back as an archive on its standard output (:mod:`.build_output`)."""
 
 INSPECT_LIMITS = Limits(
     cpu_seconds=INSPECT_SECONDS,
@@ -119,13 +119,23 @@ def compile_in_sandbox(
     argv: list[str], tool: str, source: Path, output: Path, binds: Mapping[str, Path] | None = None
 ) -> None:
     """Run the compiler ``argv`` in the sandbox under :data:`BUILD_LIMITS`: ``source``
-    read-only at :data:`~adjacency.sandbox.SUBMISSION` (its working folder), ``output``
-    the only writable place (:data:`~adjacency.sandbox.OUTPUT`), ``binds`` more of the
-    host read-only. :class:`~adjacency.hosting.java_build.BuildFailed` naming ``tool``
-    where it was stopped or failed, with its output verbatim (``javac``'s after which
-    later Java its sources need, where its errors say so: :mod:`.java_versions`)."""
-    outcome = run(argv, submission=source, output=output, binds=binds, limits=BUILD_LIMITS)
+    read-only at :data:`~adjacency.sandbox.SUBMISSION` (its working folder), ``binds``
+    more of the host read-only; what it writes in its output folder
+    (:data:`~adjacency.sandbox.OUTPUT` in ``argv``) is bounded while it is written and
+    lands in ``output`` once it has exited (:mod:`.build_output`).
+    :class:`~adjacency.hosting.java_build.BuildFailed` naming ``tool`` where it was
+    stopped or failed, with its output verbatim (``javac``'s after which later Java its
+    sources need, where its errors say so: :mod:`.java_versions`), and saying so where
+    it wrote more than :data:`~.build_output.BUILD_BYTES`."""
+    limits = replace(BUILD_LIMITS, tmp_bytes=build_output.BUILD_BYTES, output_bytes=stream_bytes())
+    outcome = run(bounded(argv), submission=source, binds=binds, limits=limits)
+    if outcome.reason is Reason.EXITED and outcome.returncode != 0:
+        messages = _text(outcome.stdout) + _text(outcome.stderr)
+        past = past_the_bound(messages)
+        if past is not None:
+            raise BuildFailed(f"{past}; {tool} failed:\n{messages}")
     _judge(tool, outcome)
+    unpack(outcome.stdout, output)
 
 
 def javac(
@@ -155,20 +165,14 @@ class SandboxToolchain:
 
     def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
         """``javac`` in the sandbox: ``workdir`` read-only at
-        :data:`~adjacency.sandbox.SUBMISSION`, the kit at :data:`KIT`, ``classes`` writable
-        at :data:`~adjacency.sandbox.OUTPUT`."""
+        :data:`~adjacency.sandbox.SUBMISSION`, the kit at :data:`KIT`, its classes written
+        to ``classes`` (:func:`compile_in_sandbox`)."""
         kit = kit_sources()
         sources = [f"{KIT}/{p.relative_to(kit).as_posix()}" for p in sorted(kit.rglob("*.java"))]
         home = workdir.resolve()  # the sources' paths are resolved where they are written
         sources += [f"{SUBMISSION}/{p.resolve().relative_to(home).as_posix()}" for p in files]
         classes.mkdir(parents=True, exist_ok=True)
         javac(sources, workdir, classes, "sources.txt", binds={KIT: kit})
-        size = sum((classes / path).stat().st_size for path in regular_files(classes))
-        if size > CLASSES_BYTES:
-            raise BuildFailed(
-                f"the compiled classes take {size / (1 << 20):.1f} MiB, more than "
-                f"{CLASSES_BYTES >> 20} MiB (a course project's take well under 1 MiB)"
-            )
 
     def inspect(self, classes: Path, choice: list[str] | None) -> list[Candidate]:
         """The runner's inspection in the sandbox, ``classes`` read-only."""
