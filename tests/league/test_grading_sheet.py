@@ -39,13 +39,13 @@ def expected(games: list[StoredGame], names: dict[int, str]) -> dict[str, Counte
                 else float(game.result == side)
             )
             row["points2"] += int(points * 2)
-            if game.detail_code in ABSENT:  # a forfeit: scored, never played
-                row["unplayed"] += 1
+            if game.detail_code in ABSENT:
                 row["absent"] += points == 0
-                continue
-            row["games"] += 1
+                if not both:  # a forfeit: scored, never played, not a game
+                    continue
+            row["games"] += 1  # played, or lost by both teams' absence
             row[f"{side}_{['losses', 'draws', 'wins'][int(points * 2)]}"] += 1
-            if points == 0 and game.termination in KINDS:
+            if points == 0 and game.termination in KINDS and not both:
                 row[KINDS[game.termination or ""]] += 1
     return rows
 
@@ -129,7 +129,7 @@ def test_the_grading_sheet_of_the_league_is_its_stored_games(
     by_team = {r["team"]: r for r in rows}
     for team, row in by_team.items():
         assert row["points"] * 2 == counts[team]["points2"], team
-        assert row["unplayed"] == counts[team]["unplayed"], team
+        assert row["unplayed"] == row["byes"] == 0, team  # an event's columns only
     alpha = by_team["alpha"]
     assert (alpha["versions"], alpha["accepted"], alpha["played"], alpha["most_played"]) == (
         3, 2, [1, 2], 2,
@@ -173,6 +173,10 @@ def test_an_events_grading_sheet_counts_its_games_as_its_table_does(
     points = {r["name"]: (r["points"], r["unplayed"], r["byes"]) for r in table}
     assert {r["team"]: (r["points"], r["unplayed"], r["byes"]) for r in rows} == points
     assert sum(r["absent"] for r in rows) == 2  # the leg both teams missed
+    both = [g for g in games if g.detail_code == "absent-both"]
+    assert len(both) == 1  # a game that counts for both: in their games, their loss
+    missed = {names[both[0].x_id], names[both[0].o_id]}
+    assert all(counts[team]["games"] >= 1 for team in missed)
     sheet = request(url + "/api/league/admin/grading.csv?event=cup", token=ADMIN, raw=True)
     assert csv_rows(sheet.body) == [as_cells(r) for r in rows]
 

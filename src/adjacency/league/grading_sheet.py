@@ -6,12 +6,14 @@ Per team:
 - ``versions`` and ``accepted``: how many versions of its code it uploaded and how many
   were accepted; ``played``: the version numbers that played the scope's games, and
   ``most_played`` the one that played most of them (the newer on a tie);
-- ``games``: the games played that count (finished, and not decided by an absence),
+- ``games``: the games that count: finished and played (a game one team's absence
+  decided is a forfeit, not a game), and the games lost by both teams' absence;
   ``points`` (a win 1, a draw or a finished game with no result 1/2, a forfeit won 1;
-  an event's as its table counts them: byes included), ``unplayed`` (forfeits, won or
-  lost: games an absence decided, and in an event those of a team withdrawn after
-  pairing) and ``byes`` (an event's; 0 for the league);
-- results by colour: ``x_wins`` ... ``o_losses``, of the games played that count;
+  an event's as its table counts them: byes included), ``unplayed`` (an event's
+  forfeits as its table counts them, won or lost: games an absence decided, and those
+  of a team withdrawn after pairing; 0 for the league) and ``byes`` (an event's; 0 for
+  the league);
+- results by colour: ``x_wins`` ... ``o_losses``, of the games that count;
 - failures by kind, the games it lost other than on the board: ``time`` (its clock ran
   out), ``crash`` (its program crashed or disconnected), ``illegal`` (an illegal
   move), ``absent`` (its forfeits by absence: its bot was not there when the game was
@@ -146,15 +148,15 @@ def _count(
             got = _points(result, both_absent, side)
             row.points += got
             if forfeit:
-                row.unplayed += 1
                 row.absent += got == 0.0
-                continue
-            row.games += 1
+                if not both_absent:  # scored, never played: an event's table's unplayed
+                    continue
+            row.games += 1  # played, or lost by both teams' absence
             outcome = {1.0: "wins", 0.5: "draws", 0.0: "losses"}[got]
             setattr(row, f"{side}_{outcome}", getattr(row, f"{side}_{outcome}") + 1)
-            if version is not None:
+            if version is not None and not forfeit:
                 used[member][int(version)] += 1
-            if got == 0.0 and termination in FAILURES:
+            if got == 0.0 and termination in FAILURES and not forfeit:
                 kind = FAILURES[termination]
                 setattr(row, kind, getattr(row, kind) + 1)
     return rows, used
