@@ -76,7 +76,7 @@ def test_children_reaped_by_the_kernel_are_charged_through_the_cgroup(
 def test_without_a_cgroup_the_ledger_charges_every_process_seen(
     sandbox_box: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cgroup, "create", lambda: None)
+    monkeypatch.setattr(cgroup, "create", lambda *_: None)
     charged, burned = _charged_share(sandbox_box)
     assert charged >= 0.9 * burned, f"charged {charged:.2f} s of {burned:.2f} s burned"
 
@@ -182,6 +182,71 @@ def test_lowering_its_own_priority_is_refused_and_the_program_runs_on(sandbox_bo
     assert niced.returncode == 0, niced.stderr.decode()
     assert niced.stdout.decode().split() == ["0"]
     assert "cannot set niceness" in niced.stderr.decode()
+
+
+CALLS = """\
+import ctypes, os
+
+libc = ctypes.CDLL(None, use_errno=True)
+NUMBERS = {
+    "x86_64": {"io_uring_setup": 425, "ioprio_set": 251, "keyctl": 250, "add_key": 248,
+               "personality": 135},
+    "aarch64": {"io_uring_setup": 425, "ioprio_set": 30, "keyctl": 219, "add_key": 217,
+                "personality": 92},
+}[os.uname().machine]
+params = (ctypes.c_uint32 * 30)()
+
+
+def attempt(name, call):
+    try:
+        call()
+        print(name, "ok", flush=True)
+    except OSError as exc:
+        print(name, os.strerror(exc.errno), flush=True)
+
+
+def syscall(name, *args):
+    result = libc.syscall(NUMBERS[name], *args)
+    if result < 0:
+        raise OSError(ctypes.get_errno(), "")
+    return result
+
+
+attempt("affinity", lambda: os.sched_setaffinity(0, {0}))
+attempt("affinity-read", lambda: os.sched_getaffinity(0))
+attempt("io_uring", lambda: syscall("io_uring_setup", 4, ctypes.byref(params)))
+attempt("ioprio", lambda: syscall("ioprio_set", 1, 0, (3 << 13)))  # IOPRIO_CLASS_IDLE
+attempt("keyctl", lambda: syscall("keyctl", 0, -3, 0))  # KEYCTL_GET_KEYRING_ID, user's
+attempt("add_key", lambda: syscall("add_key", b"user", b"k", b"v", 1, -3))
+attempt("personality-query", lambda: syscall("personality", 0xFFFFFFFF))
+attempt("personality-change", lambda: syscall("personality", 0x0040000))  # ADDR_NO_RANDOMIZE
+"""
+"""Tries each call the sandbox denies beside the priority changes, and the two it allows
+(reading its affinity, querying its personality)."""
+
+
+def test_pinning_io_uring_key_rings_and_personality_changes_are_refused(
+    sandbox_box: Path,
+) -> None:
+    """Threads pinned to one CPU would wait for each other and for the machine's other
+    work there, so the sandbox would look starved while its other core is free; io_uring
+    works on the kernel's threads, outside its group's clock; key rings and a changed
+    personality reach past the sandbox's limits. Each is answered ``EPERM`` and the
+    program runs on; reading its affinity and querying its personality still work."""
+    program = write_program(sandbox_box, "calls.py", CALLS)
+    outcome = sandbox.run([PYTHON, program], submission=sandbox_box)
+    assert outcome.returncode == 0, outcome.stderr.decode()
+    refused = "Operation not permitted"
+    assert outcome.stdout.decode().splitlines() == [
+        f"affinity {refused}",
+        "affinity-read ok",
+        f"io_uring {refused}",
+        f"ioprio {refused}",
+        f"keyctl {refused}",
+        f"add_key {refused}",
+        "personality-query ok",
+        f"personality-change {refused}",
+    ]
 
 
 SPREADER = """\

@@ -19,7 +19,8 @@ line naming the fix) where the sandbox cannot start: nothing runs without it.
 - :mod:`~adjacency.sandbox.outputs`: :func:`regular_files`, the only way the host reads
   a build's output folder (no link is followed);
 - :mod:`~adjacency.sandbox.cgroup`: a group of its own per sandbox, its CPU counted and
-  held to one core;
+  held to one core, what the machine took from it measured, its share of the cores by
+  whose work it does (:class:`Priority`: games first, builds last);
 - :mod:`~adjacency.sandbox.host_load`: :class:`CoreWatch`, how much of its core the
   machine's other processes took from a sandbox, measured outside it.
 
@@ -30,6 +31,7 @@ workers): docs/sandbox.md is its security model.
 from __future__ import annotations
 
 from .available import check
+from .cgroup import Priority
 from .command_line import OUTPUT, SUBMISSION, TMP
 from .errors import SandboxError, SandboxUnavailable
 from .host_load import CoreWatch
@@ -45,6 +47,7 @@ __all__ = [
     "CoreWatch",
     "Limits",
     "Outcome",
+    "Priority",
     "Reason",
     "SandboxError",
     "SandboxUnavailable",

@@ -30,13 +30,17 @@ class Ledger:
         self._lock = threading.Lock()
         self._live_best = 0.0
 
-    def waited(self, infos: Iterable[proctree.ProcessInfo]) -> float:
+    def waited(self, infos: Iterable[proctree.ProcessInfo], pending: bool = False) -> float:
         """Fold the run delay of these processes in (``/proc/PID/schedstat``'s second
         field: nanoseconds its threads were ready to run but waited for a CPU); the
-        seconds waited so far by every process seen."""
+        seconds waited so far by every process seen. With ``pending``, a wait still
+        going on counts too (:func:`pending_delay`: the kernel adds a wait to the run
+        delay only once the thread runs again), so that a reading that ends a move, or
+        comes before its process is killed, misses none of it."""
+        now = scheduler_now() if pending else None
         with self._lock:
             for info in infos:
-                delay = run_delay(info.pid)
+                delay = run_delay(info.pid, now)
                 if delay is not None:
                     key = (info.pid, info.started)
                     self._waits[key] = max(self._waits.get(key, 0), delay)
@@ -54,18 +58,88 @@ class Ledger:
             return max(self._live_best, sum(self._seen.values()) / proctree.TICKS)
 
 
-def run_delay(pid: int) -> int | None:
+PENDING_FLOOR = 20_000_000
+"""Nanoseconds a runnable thread must have gone without running before its wait counts
+as pending (:func:`pending_delay`): a thread running on another CPU has its start
+stamp refreshed only at the scheduler's ticks, some milliseconds apart."""
+
+
+def run_delay(pid: int, now: int | None = None) -> int | None:
     """Nanoseconds the threads of ``pid`` waited for a CPU while ready to run, summed
-    over ``/proc/PID/task/*/schedstat``; ``None`` once it is gone."""
+    over ``/proc/PID/task/*/schedstat`` (with ``now``, the scheduler's clock, each
+    thread's wait still going on added: :func:`pending_delay`); ``None`` once it is
+    gone."""
     total = 0
     try:
         threads = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return None
     for thread in threads:
+        folder = f"/proc/{pid}/task/{thread}"
         try:
-            with open(f"/proc/{pid}/task/{thread}/schedstat", "rb") as stream:
+            with open(f"{folder}/schedstat", "rb") as stream:
                 total += int(stream.read().split()[1])
         except (OSError, IndexError, ValueError):
             continue
+        if now is not None:
+            total += pending_delay(folder, now)
     return total
+
+
+def server_delay(threads: Iterable[int]) -> float:
+    """Seconds this process's ``threads`` (native ids: the ones that serve a sandboxed
+    program, writing to it and reading its answers) waited for a CPU so far, waits still
+    going on included: the server's own part of a program's wall time, which the
+    program could only take for its idleness."""
+    now = scheduler_now()
+    total = 0
+    for thread in threads:
+        folder = f"/proc/self/task/{thread}"
+        try:
+            with open(f"{folder}/schedstat", "rb") as stream:
+                total += int(stream.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if now is not None:
+            total += pending_delay(folder, now)
+    return total / 1e9
+
+
+def pending_delay(folder: str, now: int) -> int:
+    """Nanoseconds the thread of ``folder`` (``/proc/PID/task/TID``) has been waiting for
+    a CPU now, where it is runnable (state ``R``) and has not run for more than
+    :data:`PENDING_FLOOR`: the scheduler's clock ``now`` less when it last ran
+    (``se.exec_start``); 0 otherwise."""
+    try:
+        with open(f"{folder}/stat", "rb") as stream:
+            state = stream.read().rpartition(b")")[2].split()[0]
+        if state != b"R":
+            return 0
+        started = _exec_start(f"{folder}/sched")
+    except (OSError, IndexError, ValueError):
+        return 0
+    if started is None:
+        return 0
+    waiting = now - started
+    return waiting if waiting > PENDING_FLOOR else 0
+
+
+def scheduler_now() -> int | None:
+    """The scheduler's clock now, in nanoseconds: when this thread, running as it reads,
+    last had its time counted (its own ``se.exec_start``, at most a tick ago), the
+    clock of every thread's ``se.exec_start``; ``None`` where it cannot be read."""
+    try:
+        return _exec_start(f"/proc/self/task/{threading.get_native_id()}/sched")
+    except OSError:
+        return None
+
+
+def _exec_start(path: str) -> int | None:
+    """A thread's ``se.exec_start`` from its ``sched`` file (milliseconds with six
+    decimals), in nanoseconds."""
+    with open(path, "rb") as stream:
+        for line in stream:
+            if line.startswith(b"se.exec_start"):
+                whole, _, part = line.split(b":", 1)[1].strip().partition(b".")
+                return int(whole) * 1_000_000 + int((part + b"000000")[:6])
+    return None

@@ -27,16 +27,25 @@ is still in a v1 hierarchy (a hybrid mount, as Docker's older hosts), a group of
 same name there gets the same quota (``cpu.cfs_quota_us``), the sandbox entering both.
 :attr:`Group.cores` says which cap holds (``None``: none could be set here; the log
 says so once). Nothing is asked of the server's own group.
+
+**Games first.** The groups sit in one folder per :class:`Priority` (``games``,
+``checks``, ``builds``), each with its own weight: a game's program computing its move
+outweighs a check or a dry run tenfold and the machine's other work tenfold (the folder
+of all sandboxes is given the same weight beside its own siblings, best effort), and a
+build, a code view's sandbox or anything else of the league's own comes last
+(``cpu.idle``: it runs on what the others leave). :data:`WEIGHTS` states them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import enum
 import itertools
 import logging
 import os
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 PARENT_ENV = "ADJACENCY_SANDBOX_CGROUP"
@@ -55,6 +64,44 @@ held back within a tenth of a second."""
 
 REMOVE_WAIT = 2.0
 """Seconds :meth:`Group.remove` waits for the group's last processes to be gone."""
+
+
+class Priority(enum.StrEnum):
+    """Whose work a sandbox does, and so its share of the cores (:data:`WEIGHTS`); the
+    value is the name of its folder."""
+
+    GAME = "games"
+    """A program playing a game: its moves are judged by their time."""
+    CHECK = "checks"
+    """A check of a new version, or a dry run of its window, before it plays."""
+    BUILD = "builds"
+    """A build, and any other work of the league's own that may wait."""
+
+
+@dataclass(frozen=True)
+class Weight:
+    """One folder's share: ``v2`` its ``cpu.weight`` (1-10000, 100 a plain process),
+    ``v1`` its ``cpu.shares`` (1024 a plain process), ``idle`` its ``cpu.idle`` (it runs
+    only on what its siblings leave)."""
+
+    v2: int
+    v1: int
+    idle: bool = False
+
+
+WEIGHTS: dict[Priority, Weight] = {
+    Priority.GAME: Weight(1000, 10240),
+    Priority.CHECK: Weight(100, 1024),
+    Priority.BUILD: Weight(1, 2, idle=True),
+}
+"""The folders' weights: a game outweighs a check (and a plain process of the machine)
+ten to one; a build is idle. Ten, not more: the server that relays the moves runs
+beside them, outside the sandboxes, and must still be served while every slot
+thinks."""
+
+TOP_WEIGHT = Weight(1000, 10240)
+"""The weight of the folder of all sandboxes beside the machine's other work (best
+effort: where that folder's parent offers the controller)."""
 
 log = logging.getLogger(__name__)
 
@@ -279,6 +326,7 @@ def _find_parent() -> Path | None:
         return None
     _sweep(folder)
     _enable_cpu(folder)
+    _weigh(folder, TOP_WEIGHT, v1=False)
     return folder
 
 
@@ -290,6 +338,20 @@ def _enable_cpu(folder: Path) -> None:
         with contextlib.suppress(OSError):
             if "cpu" in (level / "cgroup.controllers").read_text().split():
                 (level / "cgroup.subtree_control").write_text("+cpu")
+
+
+def _weigh(folder: Path, weight: Weight, v1: bool) -> None:
+    """Give ``folder`` ``weight`` (its v2 or v1 files, best effort: a host without the
+    controller there keeps the kernel's default)."""
+    if v1:
+        with contextlib.suppress(OSError):
+            (folder / "cpu.shares").write_text(str(weight.v1))
+    else:
+        with contextlib.suppress(OSError):
+            (folder / "cpu.weight").write_text(str(weight.v2))
+    if weight.idle:
+        with contextlib.suppress(OSError):
+            (folder / "cpu.idle").write_text("1")
 
 
 _v1: list[Path | None] = []  # the v1 cpu folder of the groups, once looked for
@@ -306,10 +368,36 @@ def _cpu_v1_folder() -> Path | None:
                 try:
                     folder.mkdir(exist_ok=True)
                     _sweep(folder)
+                    _weigh(folder, TOP_WEIGHT, v1=True)
                 except OSError:
                     folder = None
             _v1.append(folder)
         return _v1[0]
+
+
+_classes: dict[tuple[Path, Priority], Path | None] = {}  # class folders made, by parent
+
+
+def class_folder(top: Path, priority: Priority, v1: bool = False) -> Path | None:
+    """The folder of ``priority``'s groups below ``top`` (the v2 folder of all sandboxes,
+    or with ``v1`` its v1 ``cpu`` twin), made and weighed once (:data:`WEIGHTS`);
+    ``None`` where it cannot be made."""
+    with _lock:
+        key = (top, priority)
+        if key not in _classes:
+            folder: Path | None = top / priority.value
+            assert folder is not None
+            try:
+                folder.mkdir(exist_ok=True)
+                _sweep(folder)
+                if not v1:
+                    _enable_cpu(folder)
+                _weigh(folder, WEIGHTS[priority], v1)
+            except OSError as exc:
+                log.info("sandbox: cannot make the cgroup folder %s: %s", folder, exc)
+                folder = None
+            _classes[key] = folder
+        return _classes[key]
 
 
 _said_uncapped: list[bool] = []
@@ -328,11 +416,13 @@ def _sweep(folder: Path) -> None:
             continue
 
 
-def create() -> Group | None:
-    """A new, empty group for one sandbox, or ``None`` where groups cannot be made."""
-    folder = parent()
-    if folder is None:
+def create(priority: Priority = Priority.GAME) -> Group | None:
+    """A new, empty group for one sandbox doing ``priority``'s work (in that class's
+    folder, :data:`WEIGHTS`), or ``None`` where groups cannot be made."""
+    top = parent()
+    if top is None:
         return None
+    folder = class_folder(top, priority) or top
     name = f"sandbox-{os.getpid()}-{next(_counter)}"
     path = folder / name
     try:
@@ -342,7 +432,8 @@ def create() -> Group | None:
         return None
     group = Group(path)
     if not (path / "cpu.max").exists():
-        v1 = _cpu_v1_folder()
+        v1_top = _cpu_v1_folder()
+        v1 = class_folder(v1_top, priority, v1=True) if v1_top is not None else None
         if v1 is not None:
             with contextlib.suppress(OSError):
                 (v1 / name).mkdir()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .cgroup import Priority
 from .limits import Limits
 from .process import Outcome, SandboxedProcess
 
@@ -19,13 +20,15 @@ def run(
     env: Mapping[str, str] | None = None,
     stdin: bytes = b"",
     error_tail: bool = False,
+    priority: Priority = Priority.BUILD,
 ) -> Outcome:
     """Run ``argv`` in the sandbox to its end (or its limits') and return the
     :class:`Outcome` with its standard output and error (bounded by
     ``limits.output_bytes``; with ``error_tail``, its standard error drained and only its
     tail kept, uncounted: a program whose prints must not end it). ``stdin`` is written,
-    then closed. Arguments as for :class:`SandboxedProcess`; raises what its ``start``
-    raises."""
+    then closed. A one-shot command is a build's step unless told (``priority``: it
+    runs on what games and checks leave). Arguments as for :class:`SandboxedProcess`;
+    raises what its ``start`` raises."""
     process = SandboxedProcess(
         argv,
         submission=submission,
@@ -35,6 +38,7 @@ def run(
         env=env,
         capture=True,
         error_tail=error_tail,
+        priority=priority,
     )
     process.start()
     try:

@@ -42,7 +42,7 @@ from typing import IO
 
 from ..system import proctree
 from . import available, cgroup, command_line, identity, seccomp, spawner
-from .accounting import Ledger
+from .accounting import Ledger, server_delay
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
 from .monitor import MONITOR
@@ -59,6 +59,10 @@ OUTPUT_TAIL = 64 << 10
 """Bytes of a long-lived program's standard error kept: the last ones it wrote (its
 prints, its stack traces), for its team to read. That stream is drained whatever it
 writes and never counts against the output limit: a program's prints never end it."""
+
+POLL = 1.0
+"""Seconds :meth:`SandboxedProcess.read_line` waits at most before it looks whether its
+reader ended without room to say so."""
 
 CHUNK = 1 << 16
 """Bytes read from a pipe at a time."""
@@ -141,6 +145,7 @@ class SandboxedProcess:
         capture: bool = False,
         write_timeout: float = WRITE_TIMEOUT,
         error_tail: bool = False,
+        priority: cgroup.Priority = cgroup.Priority.GAME,
     ) -> None:
         if not argv:
             raise SandboxError("a sandboxed command must name a program")
@@ -154,6 +159,7 @@ class SandboxedProcess:
         self.capture = capture
         self.error_tail = error_tail or not capture
         self.write_timeout = write_timeout
+        self.priority = priority
         self._popen: subprocess.Popen[bytes] | None = None
         self._identity: identity.Identity | None = None
         self._lock = threading.Lock()
@@ -286,7 +292,7 @@ class SandboxedProcess:
             {"user": who.uid, "group": who.gid, "extra_groups": []} if who.private else {}
         )
         if os.access(command_line.SETPRIV, os.X_OK) or not who.private:
-            self._group = cgroup.create()
+            self._group = cgroup.create(self.priority)
         if self._group is not None:
             user = (who.uid, who.gid) if who.private else None
             argv = command_line.enter_group(argv, self._group.entries, user)
@@ -347,7 +353,10 @@ class SandboxedProcess:
             raise EOFError
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            left = 0.05 if deadline is None else min(0.05, deadline - time.monotonic())
+            # Woken by a line, the reader's end mark, or the deadline; only a reader that
+            # ended without room for its mark is looked for by the poll, seldom, so that
+            # this thread's waits for a CPU are the program's answers' (served_seconds).
+            left = POLL if deadline is None else min(POLL, deadline - time.monotonic())
             try:
                 item = self._lines.get(timeout=max(left, 0))
                 break
@@ -421,23 +430,57 @@ class SandboxedProcess:
         return max(self._usage.cpu, self._rusage_cpu)
 
     def waited_seconds(self) -> float:
-        """Seconds its processes were ready to run but waited for a CPU so far (its
-        cgroup's ``cpu.pressure``, else the run delays of every process seen): the part
-        of its wall time that was the server's load, not its own."""
+        """Seconds during which some process of it was ready to run but waited for a
+        CPU so far (its cgroup's ``cpu.pressure``), else its threads' run delays
+        (:meth:`stalled_seconds`)."""
         popen = self._popen
         if popen is None:
             return 0.0
         if self._group is not None:
             return self._group.waited_seconds()
+        return self._ledger.waited(self._tree().values())
+
+    def stalled_seconds(self) -> float | None:
+        """Seconds so far its threads were ready to run and waited for a CPU, summed
+        over every thread of every process it ran (each thread's run delay, the kernel's
+        ``/proc/PID/task/TID/schedstat``, and a wait still going on: kept per process,
+        by pid and start time, so a process that ended still counts what it waited
+        while it was seen, :meth:`~.accounting.Ledger.waited`). Unlike its
+        group's pressure, whose total the kernel averages over the CPUs a thread moved
+        between, this counts every second a thread waited. Threads that wait for each
+        other add up beyond the wall time: the caller bounds it by the wall time less
+        the CPU time (:attr:`~adjacency.hosting.move_clock.MoveTime.excused`). ``None``
+        before it starts."""
+        popen = self._popen
+        if popen is None:
+            return None
+        return self._ledger.waited(self._tree().values(), pending=True)
+
+    def served_seconds(self, caller: int | None = None) -> float:
+        """Seconds the server's threads that serve it waited for a CPU so far: its
+        readers, which wake only when it wrote something, and ``caller`` (the native id
+        of the thread that writes to it and waits for its answers, which wakes when an
+        answer arrives): while they waited, the program waited on its pipes for the
+        server, not by its own choice (:func:`~.accounting.server_delay`)."""
+        threads = {t.native_id for t in self._threads if t.native_id is not None}
+        if caller is not None:
+            threads.add(caller)
+        return server_delay(threads)
+
+    def _tree(self) -> dict[int, proctree.ProcessInfo]:
+        """Its processes now: bubblewrap and its descendants (every process of the
+        sandbox: a double-forked one is its pid namespace init's child)."""
+        popen = self._popen
+        assert popen is not None
         tree = proctree.subtree(popen.pid)
-        if tree is None:
-            snapshot = proctree.snapshot(owners=False)
-            tree = {
-                pid: snapshot[pid]
-                for pid in [popen.pid, *proctree.tree(snapshot, popen.pid)]
-                if pid in snapshot
-            }
-        return self._ledger.waited(tree.values())
+        if tree is not None:
+            return tree
+        snapshot = proctree.snapshot(owners=False)
+        return {
+            pid: snapshot[pid]
+            for pid in [popen.pid, *proctree.tree(snapshot, popen.pid)]
+            if pid in snapshot
+        }
 
     @property
     def cores(self) -> float | None:
@@ -556,13 +599,10 @@ class SandboxedProcess:
         members = [popen.pid, *proctree.tree(processes, popen.pid)]
         infos = [processes[pid] for pid in members if pid in processes]
         group = self._group
-        if group is None:
-            # No group to ask afterwards: what a process used and waited is read while
-            # it lives, at every reading.
-            charged = self._ledger.add(infos)
-            self._ledger.waited(infos)
-        else:
-            charged = group.cpu_seconds()
+        # What a thread waited for a CPU is read while it lives, at every reading (no
+        # group keeps it afterwards); without a group, what a process used too.
+        self._ledger.waited(infos)
+        charged = self._ledger.add(infos) if group is None else group.cpu_seconds()
         with self._lock:
             usage = self._usage
             usage.cpu = max(usage.cpu, charged)
@@ -590,6 +630,10 @@ class SandboxedProcess:
         # and takes every process inside along.
         processes = proctree.snapshot()
         members = proctree.tree(processes, popen.pid)
+        # Their last waits for a CPU, read before they die (the move's account).
+        self._ledger.waited(
+            (processes[pid] for pid in [popen.pid, *members] if pid in processes), pending=True
+        )
         who = self._identity
         if who is not None and who.private:
             # Everything of its own uid, whatever its parent.

@@ -16,7 +16,19 @@ to :data:`DENIED` and allows everything else:
   nothing else would, so its sandbox looks starved by the server while it computes; a
   program's threads all keep the priority they started with. ``EPERM`` is what an
   unprivileged program already expects from a refused priority change, so a program
-  that tries it (a JVM's thread priorities, a library's ``nice``) still runs.
+  that tries it (a JVM's thread priorities, a library's ``nice``) still runs;
+- ``sched_setaffinity``: threads pinned to one CPU wait for each other and for whatever
+  else the machine runs there, so its sandbox looks starved while its other core is
+  free; a program's threads run where the kernel puts them (``sched_getaffinity`` is
+  allowed: a runtime sizing its thread pools reads it);
+- ``ioprio_set``: the same for its disk's share;
+- ``io_uring_setup``, ``io_uring_enter`` and ``io_uring_register``: work the kernel does
+  for it on threads of the kernel's own, outside its group's clock and filter; no
+  runtime the league plays needs them (each falls back to plain reads and writes);
+- ``keyctl``, ``add_key`` and ``request_key``: the kernel's key rings are shared by
+  every process of a user, a store outside the sandbox's limits;
+- ``personality`` but its query (argument ``0xffffffff``): a changed execution domain
+  (no address randomisation, another ABI's quirks) for the programs it starts.
 
 The filter first checks the architecture field: a call made through another ABI of the
 same machine (32-bit x86 on x86-64, or x32's numbers) is denied outright, since its
@@ -42,8 +54,23 @@ DENIED = (
     "setpriority",
     "sched_setscheduler",
     "sched_setattr",
+    "sched_setaffinity",
+    "ioprio_set",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "keyctl",
+    "add_key",
+    "request_key",
 )
 """The system calls answered ``EPERM``."""
+
+QUERY_ONLY = "personality"
+"""The system call allowed only with its query argument, :data:`QUERY`; ``EPERM``
+otherwise."""
+
+QUERY = 0xFFFFFFFF
+"""``personality``'s query: its argument that changes nothing."""
 
 ARCHES: dict[str, tuple[int, dict[str, int]]] = {
     "x86_64": (
@@ -55,6 +82,15 @@ ARCHES: dict[str, tuple[int, dict[str, int]]] = {
             "setpriority": 141,
             "sched_setscheduler": 144,
             "sched_setattr": 314,
+            "sched_setaffinity": 203,
+            "ioprio_set": 251,
+            "io_uring_setup": 425,
+            "io_uring_enter": 426,
+            "io_uring_register": 427,
+            "keyctl": 250,
+            "add_key": 248,
+            "request_key": 249,
+            "personality": 135,
         },
     ),
     "aarch64": (
@@ -66,6 +102,15 @@ ARCHES: dict[str, tuple[int, dict[str, int]]] = {
             "setpriority": 140,
             "sched_setscheduler": 119,
             "sched_setattr": 274,
+            "sched_setaffinity": 122,
+            "ioprio_set": 30,
+            "io_uring_setup": 425,
+            "io_uring_enter": 426,
+            "io_uring_register": 427,
+            "keyctl": 219,
+            "add_key": 217,
+            "request_key": 218,
+            "personality": 92,
         },
     ),
 }
@@ -82,7 +127,8 @@ _JGE_K = 0x05 | 0x30 | 0x00  # BPF_JMP | BPF_JGE | BPF_K
 _RET_K = 0x06 | 0x00  # BPF_RET | BPF_K
 _ALLOW = 0x7FFF0000  # SECCOMP_RET_ALLOW
 _ERRNO = 0x00050000  # SECCOMP_RET_ERRNO | errno
-_NR, _ARCH = 0, 4  # offsets in struct seccomp_data
+_NR, _ARCH, _ARG0 = 0, 4, 16  # offsets in struct seccomp_data (the first argument's low
+# 32 bits on a little-endian machine, which both of ARCHES are)
 
 
 def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
@@ -99,15 +145,23 @@ def program(machine: str | None = None) -> bytes:
         )
     arch, numbers = ARCHES[name]
     denied = [numbers[call] for call in DENIED]
-    # 0 arch check, 1 load nr, 2 x32 check, then one jump per denied call, allow, deny.
+    # 0 arch check, 1 load nr, 2 x32 check, one jump per denied call, the query-only
+    # call's jump, allow; then its argument's check, allow, deny.
     body = [_op(_LD_W_ABS, _ARCH)]
-    deny_at = 5 + len(denied)  # index of the deny instruction (after the allow)
+    allow_at = 5 + len(denied)  # the first allow (after the query-only call's jump)
+    query_at = allow_at + 1  # load the query-only call's argument
+    deny_at = query_at + 3  # after that load, its check and the second allow
     body.append(_op(_JEQ_K, arch, 0, deny_at - 2))
     body.append(_op(_LD_W_ABS, _NR))
     body.append(_op(_JGE_K, X32_BIT, deny_at - 4, 0))
     for i, number in enumerate(denied):
         here = 4 + i
         body.append(_op(_JEQ_K, number, deny_at - here - 1, 0))
+    here = 4 + len(denied)
+    body.append(_op(_JEQ_K, numbers[QUERY_ONLY], query_at - here - 1, 0))
+    body.append(_op(_RET_K, _ALLOW))
+    body.append(_op(_LD_W_ABS, _ARG0))
+    body.append(_op(_JEQ_K, QUERY, 0, 1))
     body.append(_op(_RET_K, _ALLOW))
     body.append(_op(_RET_K, _ERRNO | errno.EPERM))
     return b"".join(body)
