@@ -8,18 +8,19 @@ game's move goes through, real bubblewrap and the system's Python inside):
 - a bot that never answers while its threads spin, having tried to lower their priority
   (``SCHED_IDLE``, ``nice 19``: refused by the sandbox), loses on time, ended once its
   CPU reaches its clock: its group's waits never excuse it;
-- a bot that computes within its clock but is starved of a core by load the test makes
-  on every core is not lost: its move is ``ABANDONED``, saying what it used, and the
-  machine's share measured outside its sandbox.
+- beside 16 busy loops the test starts outside the league, each verdict is the quiet
+  machine's: a bot computing within its clock is in time, one sleeping past it loses on
+  time, a spinner whose threads tried to pin themselves to one CPU loses on time (the
+  games' programs outweigh the machine's other work, and what it still takes of their
+  core is never charged);
+- a bot that computes within its clock but is starved of a core by work the test weighs
+  above the games is not lost: its move is ``ABANDONED``, saying what it used and how
+  long it waited for a CPU.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,7 @@ from adjacency.hosting.move_clock import GRACE, ceiling, start_allowance, wall_c
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import Answer, BotSeat
 from hosted_helpers import first_empty_program
+from load_helpers import busy_loops, heavier_load, tree_of
 from sandbox_helpers import write_program
 
 BOT = first_empty_program(
@@ -50,12 +52,14 @@ def think():
         end = time.monotonic() + SECONDS
         while time.monotonic() < end:
             pass
-    elif BEHAVIOUR in ("idle", "nice"):  # never answers; its threads spin, lowered if it can
-        try:
+    elif BEHAVIOUR in ("idle", "nice", "pinned"):  # never answers; its threads spin,
+        try:  # lowered or pinned to one CPU if it can
             if BEHAVIOUR == "idle":
                 os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-            else:
+            elif BEHAVIOUR == "nice":
                 os.nice(19)
+            else:
+                os.sched_setaffinity(0, {0})
         except OSError:
             pass
         threading.Thread(target=spin, daemon=True).start()
@@ -115,12 +119,13 @@ def test_a_bot_that_sleeps_past_its_time_and_the_grace_loses_on_time(folder: Pat
     assert f"more than its {wall_cap(left):.2f} s" in why and "grace" in why
 
 
-@pytest.mark.parametrize("behaviour", ["idle", "nice"])
+@pytest.mark.parametrize("behaviour", ["idle", "nice", "pinned"])
 def test_a_starver_lowering_its_threads_loses_on_time(folder: Path, behaviour: str) -> None:
-    """Its threads spin at the priority they started with (the sandbox refuses the
-    change): it is ended once its CPU reaches its clock and the grace, a loss on time,
-    whatever its group's waits say. The ceiling is set out of the way so that the CPU
-    cap, not the load of the machine the test shares, ends it."""
+    """Its threads spin at the priority they started with, wherever the kernel puts
+    them (the sandbox refuses the change): it is ended once its CPU reaches its clock
+    and the grace, a loss on time, whatever its group's waits say. The ceiling is set
+    out of the way so that the CPU cap, not the load of the machine the test shares,
+    ends it."""
     left = 0.5
     answer = _move(folder, behaviour, 0.0, left, 50.0)
     assert answer.out_of_cpu, answer
@@ -128,34 +133,42 @@ def test_a_starver_lowering_its_threads_loses_on_time(folder: Path, behaviour: s
     assert answer.cpu >= left  # it got its clock's worth of a core and did not answer
 
 
-@contextlib.contextmanager
-def _load_on_every_core(per_core: int = 6) -> Iterator[None]:
-    """The test's own CPU load: ``per_core`` busy loops a core, each in a session of its
-    own (the scheduler shares the cores between sessions' groups)."""
-    started = [
-        subprocess.Popen(["sh", "-c", "while :; do :; done"], start_new_session=True)
-        for _ in range(per_core * (os.cpu_count() or 1))
-    ]
-    try:
-        yield
-    finally:
-        for process in started:
-            process.kill()
-            process.wait()
+def test_beside_sixteen_busy_loops_each_verdict_is_the_quiet_machine_s(folder: Path) -> None:
+    """The verdicts of a loaded machine are a quiet one's: a bot computing 0.6 s of CPU
+    on a 1.5 s clock is in time, charged no more than its own seconds; one sleeping past
+    its clock and the grace loses on time; a spinner that tried to pin its threads to
+    one CPU loses on time, at its clock's CPU, however long the loops kept it waiting.
+    Wall times are not asserted: only the verdicts and what was charged."""
+    left = 1.5
+    with busy_loops():
+        computing = _move(folder, "compute", 0.6, left, ceiling(left))
+        sleeping = _move(folder, "sleep", left + GRACE + 0.5, left, ceiling(left))
+        pinned = _move(folder, "pinned", 0.0, 0.5, 50.0)
+    assert computing.failure is None, computing.failure
+    assert computing.move in Position.from_fen(FEN).legal_moves()
+    assert computing.charged <= max(computing.own - GRACE, computing.cpu), computing
+    assert computing.charged < left, computing
+    assert sleeping.failure is not None and sleeping.failure[0] is Termination.TIME_FORFEIT
+    assert pinned.out_of_cpu and pinned.move is None and pinned.cpu >= 0.5, pinned
 
 
 def test_a_computing_bot_starved_of_its_core_is_abandoned_not_lost(folder: Path) -> None:
+    """Work weighed above the games (the test's own cgroup), on the one CPU the test
+    holds the bot to, leaves it next to no core: its move is not lost but ``ABANDONED``,
+    its account naming how long it waited for a CPU and the share of its core it had."""
     left = 1.0
     seat = _seat(folder, "compute", 0.95)  # within its clock, more than the load leaves it
     try:
-        with _load_on_every_core():
+        process = seat.process
+        with heavier_load(tree_of(lambda: process.pid if process is not None else None)):
             answer = seat.move(FEN, left, ceiling(left))
     finally:
         seat.close()
     assert answer.failure is not None, "the starved bot answered in time: no load reached it"
     termination, why = answer.failure
     assert termination is Termination.ABANDONED, why
-    assert "s of CPU in" in why and "taken from its core by the machine" in why
+    assert "s of CPU and was idle" in why and "for a CPU the machine gave to other work" in why
+    assert re.search(r"it had \d+% of its core", why), why
     assert answer.move is None
 
 
@@ -239,7 +252,10 @@ def test_a_move_stopped_for_its_cpu_tells_its_whole_wall_time(folder: Path) -> N
     choice = Choice(folder, "thinks.py", [], kind="python")
     verdict = check_bot(choice.bot_now, 6, 6, 4, 1.0, choice.kind)
     assert not verdict.accepted
-    found = re.search(r"used ([0-9.]+) s of CPU in ([0-9.]+) s of wall time", verdict.detail)
+    found = re.search(
+        r"used ([0-9.]+) s of CPU and was idle [0-9.]+ s in ([0-9.]+) s of wall time",
+        verdict.detail,
+    )
     assert found is not None, verdict.detail
     cpu, wall = float(found[1]), float(found[2])
     assert cpu >= 1.0 and wall >= cpu * 0.9, verdict.detail

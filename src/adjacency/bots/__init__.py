@@ -1,6 +1,15 @@
 """Bots: one interface, the registry of spec strings, and every algorithm."""
 
-from .base import DEFAULT_MOVE_TIME, Bot, BotError, BotFailure, Limit, Search, Thinking
+from .base import (
+    DEFAULT_MOVE_TIME,
+    Bot,
+    BotError,
+    BotFailure,
+    BotStarved,
+    Limit,
+    Search,
+    Thinking,
+)
 from .lookup import entries, make_bot, parse_spec
 from .registry import BotEntry, Option
 
@@ -10,6 +19,7 @@ __all__ = [
     "BotEntry",
     "BotError",
     "BotFailure",
+    "BotStarved",
     "Limit",
     "Option",
     "Search",

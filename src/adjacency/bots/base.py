@@ -32,6 +32,13 @@ class BotError(AdjacencyError):
     """Bad bot spec, bad option value, or a bot asked to move in a finished game."""
 
 
+class BotStarved(BotError):
+    """A bot's program could not start in time because the machine did not run it (its
+    wait stretched by every second it was ready and not run, and still it had not had
+    its time): the server's failure, never the program's; the caller holds its verdict
+    (a game without a result, a check asked again later)."""
+
+
 class BotFailure(AdjacencyRuntimeError):
     """A bot could not give a legal move; ``termination`` says how a referee scores it.
 

@@ -51,10 +51,10 @@ from ..core.errors import AdjacencyError
 from ..core.game import Termination
 from ..core.text import is_ascii_decimal, quote
 from ..protocol.client import EngineClient
-from ..protocol.errors import EngineDisconnected, EngineError, EngineTimeout
+from ..protocol.errors import EngineDisconnected, EngineError, EngineStarved, EngineTimeout
 from ..protocol.transport import SubprocessTransport, Transport
 from ..protocol.wire import BestMove, Go, Info, says_stand_in
-from .base import Bot, BotError, BotFailure, Search, Thinking
+from .base import Bot, BotError, BotFailure, BotStarved, Search, Thinking
 from .registry import register
 
 SETTINGS = ("dir", "name", "timeout", "margin", "grace")
@@ -167,6 +167,8 @@ class ExternalBot(Bot):
         self._new_game = False
         try:
             self._start()
+        except EngineStarved as exc:
+            raise BotStarved(str(exc)) from None
         except EngineError as exc:
             raise BotError(str(exc)) from None
 
@@ -207,6 +209,8 @@ class ExternalBot(Bot):
             dead.kill()
         try:
             self._start()
+        except EngineStarved as exc:  # the machine's failure: no result
+            raise BotFailure(Termination.ABANDONED, str(exc)) from None
         except EngineError as exc:
             raise BotFailure(Termination.DISCONNECTION, str(exc)) from None
 

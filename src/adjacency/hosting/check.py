@@ -19,9 +19,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..bots import Bot, BotError, Limit
+from ..bots import Bot, BotError, BotStarved, Limit
 from ..bots.base import BotFailure
 from ..core import Color, Position
+from ..core.errors import AdjacencyRuntimeError
 from ..core.game import Termination
 from ..sandbox import Reason, SandboxedProcess
 from .move_clock import GRACE, MoveTime, MoveWatch, StartWatch, blame, ceiling, started_words
@@ -71,6 +72,12 @@ RETRIES = 2
 (:func:`~.move_clock.blame`'s ``ABANDONED``) before the check gives up on it."""
 
 
+class ServerBusy(AdjacencyRuntimeError):
+    """A check that could not be judged: the machine did not give the program its core
+    (its start, or one of its moves, starved past every retry). Never a refusal: the
+    version waits and is checked again once the machine has a core for it."""
+
+
 def check_bot(
     make: Callable[[], Bot], rows: int, cols: int, rounds: int, seconds: float, kind: str
 ) -> Verdict:
@@ -79,7 +86,8 @@ def check_bot(
     judged by :func:`~.move_clock.blame` as in a game (a move the
     server starved is asked again, up to :data:`RETRIES` times), its start's excess over
     its kind's allowance charged to its first answer as a game charges it. A bot that
-    cannot start is refused with its reason."""
+    cannot start is refused with its reason; :class:`ServerBusy` where the machine did
+    not give it its core to start, or to answer a position, past every retry."""
     positions = check_positions(rows, cols, rounds)
     try:
         bot, extra = start_on_clock(make, kind)
@@ -99,7 +107,7 @@ def check_bot(
             if isinstance(outcome, str):
                 refused = outcome
             elif isinstance(outcome, Starved):
-                refused = f"{outcome.why} (asked {RETRIES + 1} times)"
+                raise ServerBusy(f"{where}: {outcome.why} (asked {RETRIES + 1} times)")
             elif outcome[0] not in position.legal_moves():
                 refused = f"the answer {outcome[0]!r} is not a legal move"
             else:
@@ -166,7 +174,21 @@ def start_on_clock(make: Callable[[], Bot], kind: str) -> tuple[Bot, float]:
     """The bot ``make`` starts (a program of ``kind``), and what its first answer's clock
     is short (:meth:`~.move_clock.StartWatch.over`: its start's seconds beyond its kind's
     allowance less its game's opening; negative: seconds more);
-    :class:`~adjacency.bots.BotError` when it cannot start."""
+    :class:`~adjacency.bots.BotError` when it cannot start. A start the machine starved
+    (:class:`~adjacency.bots.BotStarved`) is tried again up to :data:`RETRIES` times,
+    then :class:`ServerBusy`."""
+    for attempt in range(RETRIES + 1):
+        try:
+            return _started(make, kind)
+        except BotStarved as exc:
+            if attempt == RETRIES:
+                raise ServerBusy(
+                    f"the program could not start: {exc} (started {RETRIES + 1} times)"
+                ) from None
+    raise AssertionError("unreachable")
+
+
+def _started(make: Callable[[], Bot], kind: str) -> tuple[Bot, float]:
     watch = StartWatch()
     bot = make()
     process = _process(bot)

@@ -22,6 +22,7 @@ from ..bots import Bot, BotError, Limit, make_bot
 from ..core import Color, Position
 from ..core.errors import IllegalMoveError
 from .check import (
+    ServerBusy,
     Starved,
     Verdict,
     ask_on_clock,
@@ -96,8 +97,8 @@ def _game(
         where = f"at move {number} ({position.fen()})"
         outcome = ask_on_clock(program, position, seconds, extra)
         extra = 0.0
-        if isinstance(outcome, Starved):
-            return f"{where}: {outcome.why}; a game cannot ask a move again: build it again"
+        if isinstance(outcome, Starved):  # a game cannot ask a move again: all of it again
+            raise ServerBusy(f"{where}: {outcome.why}")
         if isinstance(outcome, str):
             return f"{where}: {outcome}"
         move, took = outcome

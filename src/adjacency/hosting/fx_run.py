@@ -39,7 +39,7 @@ from ..core.game import Termination
 from ..protocol.client import EngineClient
 from ..protocol.transport import Transport
 from ..protocol.wire import BestMove, Info
-from ..sandbox import SUBMISSION, Limits, Reason, SandboxedProcess, run
+from ..sandbox import SUBMISSION, Limits, Priority, Reason, SandboxedProcess, run
 from .fx_build import DRIVER_MAIN, DRIVER_MODULE, FX_ADD_MODULES, FX_MODULES, FxBuild, driver_module
 from .fx_recipe import Recipe
 from .java_build import BuildFailed
@@ -362,6 +362,7 @@ def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
         env=FX_ENV,
         limits=DRY_RUN_LIMITS,
         error_tail=True,  # its prints never refuse it; the form and picture are counted
+        priority=Priority.CHECK,  # read before the version plays: a check's share
     )
     said = (outcome.stderr or b"").decode("utf-8", "replace").strip()
     if outcome.reason is not Reason.EXITED or outcome.returncode != 0:

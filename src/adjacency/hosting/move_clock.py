@@ -16,23 +16,37 @@ wall time is its thinking time, as on the course's machines, where a program is 
   on its own clock);
 - past the cap it loses on time, whatever it did meanwhile (slept, waited, computed on
   threads of lowered priority: the sandbox denies those);
-- its own time is the wall time less what was the server's: where the machine could
-  not give it its core, its processes waited for a CPU (its group's figure, which a
-  program may inflate) *and* the machine's other processes took that share of its core
-  (measured outside the sandbox, :class:`~adjacency.sandbox.CoreWatch`, which it cannot
-  inflate); the lesser of the two is the server's (:attr:`MoveTime.excused`). A move is
-  waited for up to :func:`ceiling` (three times its cap); one that has not answered by then
-  though its own time is within its cap was starved by the server: ``ABANDONED``, no
-  result.
+- its own time is what the program did: the CPU time of everything in its sandbox (its
+  threads, its display server, its children) plus the wall time it spent idle by its
+  own choice (sleeping, waiting on its own locks or pipes). Time when something of it
+  was ready to run but the machine ran something else is the server's, never its own:
+  the kernel counts each of its threads' waits for a CPU
+  (:meth:`~adjacency.sandbox.SandboxedProcess.stalled_seconds`) and those of the
+  server's threads that write to it and read its answers, which delay their arrival
+  (:meth:`~adjacency.sandbox.SandboxedProcess.served_seconds`), and the server's share
+  is their sum, at most its wall time less its CPU time. So its own time is never less than
+  its CPU time (:attr:`MoveTime.own`): threads that wait for each other on its one core
+  (or that its one-core cap holds back) have had its core, and are its own. Where no
+  thread's waits can be read, the server's share is bounded twice instead: its
+  processes' waits for a CPU (its group's figure) *and* what the machine's other
+  processes took of its core (measured outside the sandbox,
+  :class:`~adjacency.sandbox.CoreWatch`), the lesser of the two. A move is
+  waited for up to :func:`ceiling` (three times its cap); one that has not answered by
+  then though its own time is within its cap was starved by the server:
+  ``ABANDONED``, no result.
 
-With the league's slots no more than its cores, the machine's other work is the only
-way a move is excused: a server of its own abandons nothing. The CPU a move used is
-kept in every account (the record of a loss or an abandoned game), beside the wall time
-it was judged by.
+Each account gives the three figures side by side: CPU, idle and waited-for-a-CPU
+seconds (:meth:`MoveTime.account`), and the share of its core the program had while it
+was ready to run.
+
+The games' programs outweigh the league's own work on the machine's cores
+(:class:`~adjacency.sandbox.Priority`), so a loaded machine slows a game's wall clock
+far less than it slows a build; what it still takes is excused as above.
 """
 
 from __future__ import annotations
 
+import threading
 import time as clock
 from dataclasses import dataclass
 
@@ -76,16 +90,24 @@ class StartWatch:
         self.core = CoreWatch()
         self.started = clock.monotonic()
 
+    def took(self, process: SandboxedProcess) -> MoveTime:
+        """The start's seconds so far: ``process`` (started after this watch) from its
+        sandbox's start to now. Its group's figures began with it."""
+        cpu = process.cpu_seconds()
+        return MoveTime(
+            cpu,
+            clock.monotonic() - self.started,
+            process.waited_seconds(),
+            self.core.denied(cpu),
+            process.stalled_seconds(),
+        )
+
     def over(self, process: SandboxedProcess, kind: str) -> float:
         """What its first move's clock is short, now that ``process`` has answered the
         handshake: the start's seconds beyond ``kind``'s allowance (:func:`start_charge`),
         less the opening of its game (:func:`opening_allowance`): negative where its
         first move has seconds more."""
-        cpu = process.cpu_seconds()
-        took = MoveTime(
-            cpu, clock.monotonic() - self.started, process.waited_seconds(), self.core.denied(cpu)
-        )
-        return start_charge(took, kind) - opening_allowance(kind)
+        return start_charge(self.took(process), kind) - opening_allowance(kind)
 
 
 def started_words(extra: float) -> str:
@@ -117,31 +139,74 @@ def ceiling(left: float) -> float:
 @dataclass(frozen=True)
 class MoveTime:
     """One move's seconds: CPU its sandbox used (since its previous move ended), the
-    wall time it took, what its processes waited for a CPU (its group's figure) and
-    what of its core the machine's other processes took (measured outside it)."""
+    wall time it took, what its processes waited for a CPU (its group's figure), what of
+    its core the machine's other processes took (measured outside it), and ``stalled``:
+    its threads' waits for a CPU, summed (``None`` where they cannot be read).
+
+    >>> took = MoveTime(cpu=0.86, wall=17.59, stalled=16.2)
+    >>> round(took.own, 2), round(took.idle, 2), round(took.excused, 2)
+    (1.39, 0.53, 16.2)
+    >>> MoveTime(cpu=3.0, wall=3.0, stalled=1.5).own  # held back by its cap: its CPU
+    3.0
+    """
 
     cpu: float
     wall: float
     waited: float = 0.0
     denied: float = 0.0
+    stalled: float | None = None
 
     @property
     def excused(self) -> float:
-        """The wall seconds that were the server's: its processes waited for a CPU and
-        the machine's others took its core, the lesser of the two."""
+        """The wall seconds that were the server's: its threads' waits for a CPU
+        (``stalled``), at most its wall time less its CPU time; without that figure,
+        its processes' waits for a CPU and what the machine's others took of its core,
+        the lesser of the two."""
+        if self.stalled is not None:
+            return max(0.0, min(self.stalled, self.wall - self.cpu))
         return max(0.0, min(self.waited, self.denied, self.wall))
 
     @property
     def own(self) -> float:
-        """The wall seconds that were the move's own (:attr:`excused` taken off)."""
+        """The wall seconds that were the move's own (:attr:`excused` taken off): its
+        CPU time plus its own idle time."""
         return self.wall - self.excused
 
+    @property
+    def idle(self) -> float:
+        """The wall seconds of its own in which it computed nothing: it slept, or waited
+        on its own locks or pipes (or on the server's pipes, within the grace)."""
+        return max(0.0, self.own - self.cpu)
+
+    @property
+    def share(self) -> float:
+        """The share of a core it had while it was ready to run (1.0: its core all
+        along): its CPU time over its CPU time and the time it waited for a CPU."""
+        ready = self.cpu + self.excused
+        return 1.0 if ready <= 0 else self.cpu / ready
+
+    def figures(self) -> dict[str, float]:
+        """The three figures a record keeps of the move: ``cpu``, ``idle`` and ``waited``
+        (for a CPU the machine gave to other work), in seconds, rounded to milliseconds."""
+        return {
+            "cpu": round(self.cpu, 3),
+            "idle": round(self.idle, 3),
+            "waited": round(self.excused, 3),
+        }
+
     def account(self) -> str:
-        """``used X s of CPU in Y s of wall time`` (and what the machine took of its
-        core, where it took any)."""
-        said = f"used {self.cpu:.2f} s of CPU in {self.wall:.2f} s of wall time"
+        """``used X s of CPU and was idle Y s in Z s of wall time`` and, where the machine
+        kept it waiting, for how long and what share of its core it had."""
+        said = (
+            f"used {self.cpu:.2f} s of CPU and was idle {self.idle:.2f} s in "
+            f"{self.wall:.2f} s of wall time"
+        )
         if self.excused >= 0.005:
-            said += f", {self.excused:.2f} s of them taken from its core by the machine"
+            said += (
+                f"; it waited {self.excused:.2f} s for a CPU the machine gave to other work "
+                f"(it had {self.share:.0%} of its core while it was ready), never "
+                "charged to it"
+            )
         return said
 
 
@@ -194,6 +259,9 @@ class MoveWatch:
         self.charged = charged
         self.cpu = process.cpu_seconds() if process is not None else 0.0
         self.waited = process.waited_seconds() if process is not None else 0.0
+        self.stalled = process.stalled_seconds() if process is not None else None
+        self.caller = threading.get_native_id()  # the thread that asks for the move
+        self.served = process.served_seconds(self.caller) if process is not None else 0.0
         self.core = CoreWatch()
         self.started = clock.monotonic()
 
@@ -213,4 +281,19 @@ class MoveWatch:
             wall,
             max(0.0, process.waited_seconds() - self.waited),
             self.core.denied(used - self.cpu),
+            stalled_since(process, self.stalled, self.served, self.caller),
         )
+
+
+def stalled_since(
+    process: SandboxedProcess, before: float | None, served: float = 0.0, caller: int | None = None
+) -> float | None:
+    """What ``process``'s threads, and the server's threads that serve it (``caller``:
+    the one asking for the move), waited for a CPU since they had waited ``before`` and
+    ``served`` seconds (:meth:`~adjacency.sandbox.SandboxedProcess.stalled_seconds`,
+    :meth:`~adjacency.sandbox.SandboxedProcess.served_seconds`); ``None`` where it is
+    not measured."""
+    now = process.stalled_seconds()
+    if now is None:
+        return None
+    return max(0.0, now - (before or 0.0)) + max(0.0, process.served_seconds(caller) - served)

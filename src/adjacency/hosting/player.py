@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..bots.external import CommandSpec, ExternalBot
 from ..protocol.transport import Transport
-from ..sandbox import Limits, SandboxedProcess
+from ..sandbox import Limits, Priority, SandboxedProcess
 from .kinds import KINDS, command_line
 from .sandbox_build import HostedBuild
 
@@ -36,11 +36,13 @@ def hosted_bot(
     args: list[str],
     limits: Limits | None = None,
     kind: str = "java",
+    priority: Priority = Priority.GAME,
 ) -> ExternalBot:
     """The bot of a built submission (its folder ``classes``: a Java build's classes,
     or a program's files; ``bot``: the runner's class, or the program's entry file; with
     ``args``), each game in a sandbox of its own (its kind's limits, :data:`~.kinds.KINDS`, unless
-    told). Raises :class:`~adjacency.bots.BotError` when it cannot start or shake hands,
+    told), doing ``priority``'s work (a game's, or a check's: its share of the cores).
+    Raises :class:`~adjacency.bots.BotError` when it cannot start or shake hands,
     and :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox can start."""
     bounds = KINDS[kind].limits if limits is None else limits
 
@@ -51,6 +53,7 @@ def hosted_bot(
             limits=bounds,
             binds=KINDS[kind].binds,
             env=KINDS[kind].env,
+            priority=priority,
         )
 
     settings = f"[timeout={HANDSHAKE_SECONDS:g}]"
@@ -79,9 +82,15 @@ class Choice:
         """What a build in the sandbox plays."""
         return cls(built.folder, built.bot, built.args, built.kind)
 
-    def bot_now(self) -> ExternalBot:
-        """Its bot, started now (:func:`hosted_bot`)."""
-        return hosted_bot(self.classes, self.bot, self.args, kind=self.kind)
+    def bot_now(self, priority: Priority = Priority.GAME) -> ExternalBot:
+        """Its bot, started now (:func:`hosted_bot`), for a game unless told
+        (``priority``)."""
+        return hosted_bot(self.classes, self.bot, self.args, kind=self.kind, priority=priority)
+
+    def bot_checked(self) -> ExternalBot:
+        """Its bot, started now for the check before it plays (a check's share of the
+        cores, :attr:`~adjacency.sandbox.Priority.CHECK`)."""
+        return self.bot_now(Priority.CHECK)
 
 
 def save_choice(folder: Path, choice: Choice) -> None:

@@ -103,9 +103,9 @@ def judge(
                 window=kept_window(hosted.folder),
             )
         fewest = check_rounds(hosted.folder) or CHECK_ROUNDS
-        checked = check_driven_program(choice.bot_now, seconds, rounds=fewest, kind=choice.kind)
+        checked = check_driven_program(choice.bot_checked, seconds, rounds=fewest, kind=choice.kind)
     else:
-        checked = check_bot(choice.bot_now, rows, cols, rounds, seconds, choice.kind)
+        checked = check_bot(choice.bot_checked, rows, cols, rounds, seconds, choice.kind)
     if checked.accepted:
         save_choice(folder, choice)
     left = f"; left out, not read: {len(hosted.left_out)} files" if hosted.left_out else ""

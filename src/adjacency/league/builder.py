@@ -14,6 +14,11 @@ refused version's folder keeps only the form of its program's window, where it h
 verdict's detail is the team's and the teacher's to read (their routes), never a public
 page's.
 
+A check the machine could not judge (its program starved of its core at its start or at
+a position, past every retry: :class:`~adjacency.hosting.check.ServerBusy`) is never a
+refusal: the version goes back to ``received`` and is checked again after
+:data:`BUSY_WAIT` seconds.
+
 Where the sandbox cannot start, the builder does not run at all (:meth:`Builder.start`
 raises :class:`~adjacency.sandbox.SandboxUnavailable`, whose one line names the fix): the
 versions wait as ``received``, and nothing is ever built or run outside the sandbox.
@@ -29,6 +34,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from ..core.errors import AdjacencyRuntimeError
+from ..hosting.check import ServerBusy
 from ..hosting.fx_kind import discard_build
 from ..hosting.player import Choice
 from ..hosting.slots import Slots
@@ -46,6 +52,10 @@ log = logging.getLogger("adjacency.league")
 CHECK_SECONDS = 5.0
 """The most seconds a move may take in the check (the course's 5 s a move; a league
 with a shorter move time checks at its own)."""
+
+BUSY_WAIT = 30.0
+"""Seconds a builder thread waits before it takes a version again after the machine
+could not give a check its core (:class:`~adjacency.hosting.check.ServerBusy`)."""
 
 IDLE_WAIT = 5.0
 """Seconds the builder sleeps with nothing to build, unless woken (:meth:`Builder.wake`)."""
@@ -185,6 +195,12 @@ class Builder:
                 try:
                     with self.slots.hold() if self.slots is not None else nullcontext():
                         judged = verdict(store, submission, folder)
+                except ServerBusy as exc:  # held, not judged: checked again later
+                    store.submissions.release(submission.id)
+                    say(log, logging.WARNING, "version-held", version=submission.version,
+                        reason=str(exc))  # fmt: skip
+                    self._stop.wait(BUSY_WAIT)
+                    continue
                 except AdjacencyRuntimeError as exc:  # the sandbox or the machine failed
                     judged = Judged(False, f"the server could not build it: {exc}")
                 except Exception:

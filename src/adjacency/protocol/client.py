@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 
 from ..core import Position
-from .errors import EngineDisconnected, EngineError, EngineTimeout
+from .errors import EngineDisconnected, EngineError, EngineStarved, EngineTimeout
 from .transport import EXIT_WAIT, SubprocessTransport, Transport
 from .wire import (
     AepOk,
@@ -46,6 +46,11 @@ from .wire import (
     format_command,
     parse_engine_line,
 )
+
+STRETCH = 3.0
+"""How many times its timeout a handshake is waited for at most, where the engine's
+transport says how long the machine kept it from running
+(:meth:`EngineClient.stalled_seconds`): its wait stretches by that time, up to this."""
 
 STDERR_CHARS = 200
 """Characters of one standard-error line that an error message repeats."""
@@ -197,8 +202,21 @@ class EngineClient:
             f"{self.describe_exit()} during the handshake (before 'aepok')", EngineDisconnected
         )
 
+    def stalled_seconds(self) -> float | None:
+        """Seconds so far during which its transport's program was ready to run and the
+        machine ran something else (a sandboxed program's group says,
+        :meth:`~adjacency.sandbox.SandboxedProcess.stalled_seconds`); ``None`` where its
+        transport does not measure it."""
+        reader = getattr(self.transport, "stalled_seconds", None)
+        value = reader() if callable(reader) else None
+        return float(value) if isinstance(value, (int, float)) else None
+
     def handshake(self, timeout: float) -> EngineIdentity:
-        """Send ``aep`` and collect ``id`` and ``option`` lines until ``aepok``."""
+        """Send ``aep`` and collect ``id`` and ``option`` lines until ``aepok``, within
+        ``timeout`` seconds of the engine's own: where the transport measures how long
+        the machine kept it from running (:meth:`stalled_seconds`), the wait stretches
+        by that, up to :data:`STRETCH` times ``timeout``; an engine still short of its
+        own ``timeout`` then is :class:`~.errors.EngineStarved` (the server's failure)."""
         name = author = ""
         options: dict[str, OptionSpec] = {}
         # An engine that exits at once may be gone before 'aep' is written or after it:
@@ -207,14 +225,22 @@ class EngineClient:
             self.send("aep")
         except EngineDisconnected:
             raise self._died_in_handshake() from None
-        deadline = time.monotonic() + timeout
+        began = time.monotonic()
+        stalled_before = self.stalled_seconds()
+        deadline = began + timeout
         while True:
             try:
-                message = self.read_message(deadline - time.monotonic())
+                message = self.read_message(max(0.0, deadline - time.monotonic()))
             except EngineDisconnected:
                 raise self._died_in_handshake() from None
             if message is None:
-                raise self.failure(f"sent no 'aepok' within {timeout:g}s of 'aep'", EngineTimeout)
+                stalled = self.stalled_seconds()
+                taken = 0.0 if stalled is None else stalled - (stalled_before or 0.0)
+                stretched = min(began + timeout + taken, began + STRETCH * timeout)
+                if stretched > time.monotonic() + 0.01:
+                    deadline = stretched
+                    continue
+                raise self._late_handshake(timeout, time.monotonic() - began, taken)
             if isinstance(message, Id):
                 if message.field == "name":
                     name = message.value
@@ -225,6 +251,21 @@ class EngineClient:
             elif isinstance(message, AepOk):
                 self.identity = EngineIdentity(name, author, options)
                 return self.identity
+
+    def _late_handshake(self, timeout: float, wall: float, taken: float) -> EngineError:
+        """The failure of a handshake that had no answer: the engine's own, or where the
+        machine kept it from running for more than the stretch allows, the server's."""
+        said = f"sent no 'aepok' within {timeout:g}s of 'aep'"
+        if taken < 0.005:
+            return self.failure(said, EngineTimeout)
+        own = wall - taken
+        figures = (
+            f"{said} ({own:.1f} s of its own in {wall:.1f} s of wall time: the machine kept "
+            f"it waiting for a CPU {taken:.1f} s)"
+        )
+        if own < timeout:
+            return self.failure(figures, EngineStarved)
+        return self.failure(figures, EngineTimeout)
 
     def sync(self, timeout: float | None) -> None:
         """Send ``isready`` and discard everything until ``readyok``.

@@ -20,3 +20,9 @@ class EngineTimeout(EngineError):
 
 class EngineDisconnected(EngineError):
     """The engine's output ended or its process exited."""
+
+
+class EngineStarved(EngineTimeout):
+    """The engine had no answer in time because the machine did not run it: its wait
+    stretched by every second it was ready and not run, to its end, and still it had
+    not had its time (the server's failure, not the engine's)."""

@@ -29,7 +29,7 @@ import time
 from collections.abc import Coroutine
 from typing import Protocol
 
-from ...bots import BotError, BotFailure
+from ...bots import BotError, BotFailure, BotStarved
 from ...core.details import Detail
 from ...core.fen import Color
 from ...core.game import Termination
@@ -189,22 +189,7 @@ class ServerSides:
         without a result."""
         color = live.game.position.turn
         mover = live.member(color)
-        assert seat.opened is not None
-        try:
-            await asyncio.shield(seat.opened)
-        except asyncio.CancelledError:
-            raise
-        except BotError as exc:
-            if self.games.current(live, version):
-                detail = ended("could-not-start", player=mover.name, error=str(exc))
-                self.games.forfeit(live, Termination.DISCONNECTION, detail)
-            return
-        except Exception as exc:
-            if self.games.current(live, version):
-                say(log, logging.ERROR, "hosted-not-started", team=mover.name, reason=exc)
-                self.games.stop_game(
-                    live, ended("could-not-start", player=mover.name, error=str(exc))
-                )
+        if not await self._opened(live, version, seat, mover.name):
             return
         async with seat.slots:
             if not self.games.current(live, version):
@@ -270,13 +255,7 @@ class ServerSides:
             # Starved by the machine's other work, measured outside its sandbox: not the
             # bot's fault, so no result; the pair is played again later (:mod:`.replays`),
             # and a leg starved twice is drawn by that rule.
-            account = answer.failure[1]
-            if self.games.replays.starved(live.pair_id, live.leg):
-                self.games.decide_drawn(
-                    live, ended("hosted-starved-twice", player=name, account=account)
-                )
-            else:
-                self.games.stop_game(live, ended("hosted-starved", player=name, account=account))
+            self._starved(live, name, answer.failure[1])
             return
         live.clock.charge(color, answer.charged, now)
         if answer.failure is not None or answer.move is None:
@@ -290,6 +269,43 @@ class ServerSides:
             self.games.lose_on_time(live, now, ended("hosted-late", player=name, **words))
             return
         self.games.arrive(live, answer.move)
+
+    async def _opened(self, live: LiveGame, version: int, seat: HostedSide, name: str) -> bool:
+        """Wait for a hosted side's bot to have started; True once it has. Else its game
+        is decided here: a bot that could not start loses by disconnection with its
+        reason; one the machine kept from starting (:class:`~adjacency.bots.BotStarved`),
+        or a failure of the server's own, ends it without a result."""
+        assert seat.opened is not None
+        try:
+            await asyncio.shield(seat.opened)
+        except asyncio.CancelledError:
+            raise
+        except BotStarved as exc:  # the machine kept it from starting: no result
+            if self.games.current(live, version):
+                self._starved(live, name, str(exc))
+            return False
+        except BotError as exc:
+            if self.games.current(live, version):
+                detail = ended("could-not-start", player=name, error=str(exc))
+                self.games.forfeit(live, Termination.DISCONNECTION, detail)
+            return False
+        except Exception as exc:
+            if self.games.current(live, version):
+                say(log, logging.ERROR, "hosted-not-started", team=name, reason=exc)
+                self.games.stop_game(live, ended("could-not-start", player=name, error=str(exc)))
+            return False
+        return True
+
+    def _starved(self, live: LiveGame, name: str, account: str) -> None:
+        """A hosted side the machine did not run (at its start, or at a move): not the
+        bot's fault, so no result; the pair is played again later (:mod:`.replays`),
+        and a leg starved twice is drawn by that rule."""
+        if self.games.replays.starved(live.pair_id, live.leg):
+            self.games.decide_drawn(
+                live, ended("hosted-starved-twice", player=name, account=account)
+            )
+        else:
+            self.games.stop_game(live, ended("hosted-starved", player=name, account=account))
 
     def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
         """A hosted move's thread has not come back :data:`OVERRUN` s past its wall cap

@@ -191,6 +191,15 @@ class SubmissionsRepo:
             db.execute("UPDATE submissions SET status = 'building' WHERE id = ?", (row[0],))
         return self.get(int(row[0]))
 
+    def release(self, submission_id: int) -> None:
+        """Hand a ``building`` version back to the builder unjudged (``received``): its
+        check could not be judged on this machine now."""
+        with self.db.transaction() as db:
+            db.execute(
+                "UPDATE submissions SET status = 'received' WHERE id = ? AND status = 'building'",
+                (submission_id,),
+            )
+
     def decide(
         self, submission_id: int, accepted: bool, detail: str, now: float | None = None
     ) -> Submission:
