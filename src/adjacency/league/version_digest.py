@@ -8,7 +8,10 @@ Why: highlighting a whole project and fingerprinting it cost seconds of CPU each
 on every request, a team asking for its own code view a dozen times at once, or a
 teacher opening the report, held the server's threads for minutes. Made once, a request
 reads stored bytes. A version accepted before digests were kept gets its digest the
-first time it is asked for (:func:`code_of`, :func:`prints_of`), once.
+first time it is asked for (:func:`code_of`, :func:`prints_of`), once. A digest is made by
+one thread at a time: while the builder or a request makes a version's, a request for
+its code view is answered at once, :class:`BeingPrepared` (503, ``being_prepared``),
+instead of making it again or waiting for it.
 
 The corpus' entries (the league's template, earlier years' projects) are zips too:
 :func:`corpus_prints` fingerprints one the same way.
@@ -18,10 +21,14 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..core.errors import AdjacencyError
+from ..serving.errors import WebError
 from ..serving.logs import say
 from .fingerprints import ProjectPrints, pack, project_prints, unpack
 from .league_file import LeagueError, LeagueStore
@@ -29,6 +36,40 @@ from .store.submission_rows import Submission
 from .version_code import highlighted, kept_files
 
 log = logging.getLogger("adjacency.league")
+
+
+class BeingPrepared(WebError):
+    """A version's digest is being made by another thread (the builder's at acceptance,
+    or another request's): ask again in a few seconds."""
+
+    status = 503
+    code = "being_prepared"
+
+
+_making: set[int] = set()
+"""The submissions whose digest a thread of this process is making now."""
+_making_lock = threading.Lock()
+
+
+def preparing() -> frozenset[int]:
+    """The submissions whose digest a thread of this process is making now."""
+    with _making_lock:
+        return frozenset(_making)
+
+
+@contextmanager
+def _making_of(submission: Submission) -> Iterator[bool]:
+    """Claim the making of ``submission``'s digest for this thread: yields whether it was
+    claimed (``False``: another thread makes it now), released on leaving."""
+    with _making_lock:
+        claimed = submission.id not in _making
+        _making.add(submission.id)
+    try:
+        yield claimed
+    finally:
+        if claimed:
+            with _making_lock:
+                _making.discard(submission.id)
 
 
 def _read(data: bytes, what: str) -> dict[str, str]:
@@ -58,7 +99,13 @@ def _json(value: Any) -> str:
 
 def keep(store: LeagueStore, submission: Submission) -> tuple[bytes, bytes]:
     """Make and keep a version's digest (when it is accepted); its packed prints and
-    code."""
+    code. While it is made, a request for the version's code view is answered
+    :class:`BeingPrepared`."""
+    with _making_of(submission):
+        return _keep(store, submission)
+
+
+def _keep(store: LeagueStore, submission: Submission) -> tuple[bytes, bytes]:
     prints, code = make(store.submissions.data(submission.id), f"version {submission.version}")
     store.digests.keep(submission.id, prints, code)
     return prints, code
@@ -68,12 +115,22 @@ def code_of(store: LeagueStore, submission: Submission) -> tuple[dict[str, Any],
     """A version's code as shown, from its digest (made now if it has none): its
     ``pictures`` and ``left_out`` (the stored zip's), and its files as JSON text (a list
     of path and highlighted lines), kept as text so that an answer splices it in
-    instead of parsing and writing again what may be megabytes."""
+    instead of parsing and writing again what may be megabytes. :class:`BeingPrepared`
+    while another thread makes it."""
     stored = store.digests.code(submission.id)
     if stored is None:
-        team = store.members.member(submission.member_id).name
-        say(log, logging.INFO, "digest-made", team=team, version=submission.version)
-        stored = keep(store, submission)[1]
+        with _making_of(submission) as claimed:
+            if not claimed:
+                raise BeingPrepared(
+                    f"the code of version {submission.version} is being prepared: ask "
+                    "again in a few seconds",
+                    params={"version": submission.version},
+                )
+            stored = store.digests.code(submission.id)  # made by another since the first look
+            if stored is None:
+                team = store.members.member(submission.member_id).name
+                say(log, logging.INFO, "digest-made", team=team, version=submission.version)
+                stored = _keep(store, submission)[1]
     head, _, files = zlib.decompress(stored).decode().partition("\n")
     found: dict[str, Any] = json.loads(head)
     return found, files
