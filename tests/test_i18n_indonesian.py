@@ -3,7 +3,8 @@ catalogue has an Indonesian value that is not empty, and a value equal to the En
 is a word Indonesian shares with English (a true cognate or a name), listed below with
 why, or has no words at all ("{x} – {o}"); any other is an English message left
 untranslated. Touch screens are not told to
-click: the pages' instructions use neutral words."""
+click: the pages' instructions use neutral words. The reader is addressed in one
+register, lichess's Indonesian one: *Anda*, never *kamu* or its suffix *-mu*."""
 
 from __future__ import annotations
 
@@ -62,3 +63,27 @@ def test_no_indonesian_message_tells_a_touch_screen_to_click() -> None:
         if re.search(r"\bklik\b", text, re.IGNORECASE) and "ketuk" not in text
     }
     assert clicks == {}
+
+
+NOT_SUFFIXED = {"temu", "bertemu", "ditemu", "ilmu", "tamu", "jamu", "ramu", "semu", "jemu"}
+"""Indonesian words that end in "mu" of their own (no suffix *-mu*)."""
+
+
+def familiar(text: str) -> list[str]:
+    """The familiar "you" of ``text``: *kamu*, *engkau*, and the suffix *-mu* on a word
+    ("rekormu", "percobaanmu")."""
+    found = re.findall(r"\b(?:kamu|engkau|\w+mu)\b", text, re.IGNORECASE)
+    return [w for w in found if w.lower() not in NOT_SUFFIXED]
+
+
+def test_one_register_addresses_the_reader() -> None:
+    """Lichess's Indonesian addresses its reader as *Anda* (its Storm: "Anda dapat
+    melewati satu gerakan"); so does every message here."""
+    found = {
+        key: text
+        for key, value in catalogue("id").items()
+        for text in texts(value)
+        if familiar(text)
+    }
+    assert found == {}
+    assert familiar("rekormu · Kamu · bertemu") == ["rekormu", "Kamu"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from functools import cache
@@ -142,3 +143,46 @@ def browser(app: Any, address: tuple[str, int], age: float = 0.0) -> Iterator[Te
         old = cookies.issue(key(db), signed.id, signed.issued - int(age))
         client.cookies.set(CLIENT_COOKIE, old)
     yield client
+
+
+def square(tab: Any, name: str) -> Any:
+    """The puzzle page's square ``name``."""
+    return tab.locator(f"#board [data-square={name}]")
+
+
+def filled(tab: Any, name: str) -> None:
+    """Wait until a piece (not a preview's ghost) is drawn on the square ``name``."""
+    from playwright.sync_api import expect
+
+    expect(square(tab, name).locator("svg.piece:not(.ghost)")).to_have_count(1)
+
+
+def playable(tab: Any) -> None:
+    """Wait until the puzzle page's board takes a move."""
+    from playwright.sync_api import expect
+
+    expect(tab.locator("#board")).not_to_have_class("board locked")
+
+
+def shown(tab: Any, other_than: str | None = None) -> Puzzle:
+    """The oracle's puzzle the page shows (by its address), once it is not ``other_than``;
+    the page's clock is the test's (``tab.clock`` installed), turned while the page loads."""
+    from playwright.sync_api import expect
+
+    pattern = rf"/puzzles/(?!{re.escape(other_than)}$)[^/]+$" if other_than else r"/puzzles/[^/]+$"
+    for _ in range(100):
+        if re.search(pattern, tab.url):
+            break
+        tab.clock.run_for(100)
+        tab.wait_for_timeout(100)
+    expect(tab).to_have_url(re.compile(pattern))
+    found = tab.url.rsplit("/", 1)[1]
+    return next(p for p in oracle_puzzles() if p.id == found)
+
+
+def seconds_left(tab: Any) -> int:
+    """The timed run's time left as its line says it (m:ss, "3:00 left" or "sisa 3:00"),
+    in seconds."""
+    found = re.search(r"(\d+):(\d\d)", tab.inner_text("#timed"))
+    assert found, tab.inner_text("#timed")
+    return int(found[1]) * 60 + int(found[2])

@@ -87,7 +87,7 @@ def test_a_theme_a_streak_and_the_history_of_tries(
     tab.wait_for_function(f"!location.pathname.endsWith('{puzzles[0].id}')")
     before = shown_puzzle(tab)
     audited(tab, locale, size)
-    expect(tab.locator("#btn-skip")).to_be_hidden()  # a streak's only
+    expect(tab.locator("#btn-next")).to_have_attribute("data-pass", "next")  # no run: free
     tab.locator("#btn-streak").click()  # a streak starts with another puzzle
     expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "true")
     tab.wait_for_function(f"!location.pathname.endsWith('{before.id}')")
@@ -106,17 +106,21 @@ def test_a_theme_a_streak_and_the_history_of_tries(
     second = shown_puzzle(tab)
     harder = [p for p in puzzles if p.id != first.id and rating(server, p) > above + 50]
     assert second in harder or not harder  # the next harder one, if any is left
-    tab.locator("#btn-skip").click()  # its one skip: this puzzle passed, the streak on
+    expect(tab.locator("#btn-next")).to_have_attribute("data-pass", "skip")
+    tab.locator("#btn-next").click()  # Next unsolved: its one skip, the streak on
     tab.wait_for_function(f"!location.pathname.endsWith('{second.id}')")
     third = shown_puzzle(tab)
     expect(tab.locator("#streak")).to_contain_text(SKIPPED[locale])
-    expect(tab.locator("#btn-skip")).to_be_disabled()
+    expect(tab.locator("#btn-next")).to_be_disabled()  # spent: Next waits for the solve
     expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "true")
     wrong = next(r for r in third.refutations[0] if r.reply is not None)
     tab.locator(f"#board [data-square={wrong.move}]").click()
     expect(tab.locator("#streak")).to_have_text(STREAK_OVER[locale])
     expect(tab.locator("#btn-streak")).to_have_attribute("aria-pressed", "false")
-    expect(tab.locator("#btn-skip")).to_be_hidden()
+    expect(tab.locator("#dlg-run")).to_be_visible()  # the streak's end screen
+    expect(tab.locator("#run-puzzles li")).to_have_count(3)  # solved, skipped, missed
+    tab.locator("#run-close").click()
+    expect(tab.locator("#btn-next")).to_be_enabled()
     expect(tab.locator("#rated-note")).to_have_text(UNRATED[locale])
     assert own_rating(tab, server, first) == player  # the tab's player: not rated
     history = tab.locator("#history a")

@@ -20,7 +20,15 @@ from adjacency.ratings.glicko import Glicko, rate_game
 from browser_helpers import EVERY_IMPACT, axe_violations, checked_and_closed, goto
 from i18n_helpers import english_left, message
 from web_helpers import api, new_tab
-from web_puzzle_helpers import LazyPuzzles, oracle_puzzles
+from web_puzzle_helpers import (
+    LazyPuzzles,
+    filled,
+    oracle_puzzles,
+    playable,
+    seconds_left,
+    shown,
+    square,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -34,11 +42,11 @@ LOCALES = {"en": "en-US", "id": "id-ID"}
 SOLVED = {"en": "Solved!", "id": "Terpecahkan!"}
 AFTER_MISS = {
     "en": "Solved, after a miss: your first try counted as a loss.",
-    "id": "Terpecahkan, setelah meleset: percobaan pertamamu dihitung kalah.",
+    "id": "Terpecahkan, setelah meleset: percobaan pertama Anda dihitung kalah.",
 }
 AFTER_HINT = {
     "en": "Solved, with a hint: your first try counted as a loss.",
-    "id": "Terpecahkan, dengan petunjuk: percobaan pertamamu dihitung kalah.",
+    "id": "Terpecahkan, dengan petunjuk: percobaan pertama Anda dihitung kalah.",
 }
 FILES = "abcdefgh"
 NONE_YET = {"en": "none yet", "id": "belum ada"}
@@ -74,18 +82,6 @@ def rating_now(server: str, puzzle_id: str) -> Glicko:
     """The puzzle's rating now (an earlier test may have moved it)."""
     rating = api(server, "GET", f"/api/puzzles/{puzzle_id}")["rating"]
     return Glicko(rating["rating"], rating["rd"], rating["volatility"])
-
-
-def square(tab: Any, name: str) -> Any:
-    return tab.locator(f"#board [data-square={name}]")
-
-
-def filled(tab: Any, name: str) -> None:
-    expect(square(tab, name).locator("svg.piece:not(.ghost)")).to_have_count(1)
-
-
-def playable(tab: Any) -> None:
-    expect(tab.locator("#board")).not_to_have_class("board locked")
 
 
 def signed_change(before: Glicko, after: Glicko) -> str:
@@ -254,26 +250,6 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
     checked_and_closed(tab, lang)
 
 
-def shown(tab: Any, other_than: str | None = None) -> Any:
-    """The puzzle the page shows (by its address), once it is not ``other_than``."""
-    pattern = rf"/puzzles/(?!{re.escape(other_than)}$)[^/]+$" if other_than else r"/puzzles/[^/]+$"
-    for _ in range(100):  # the page's clock is the test's: turned while the page loads it
-        if re.search(pattern, tab.url):
-            break
-        tab.clock.run_for(100)
-        tab.wait_for_timeout(100)
-    expect(tab).to_have_url(re.compile(pattern))
-    found = tab.url.rsplit("/", 1)[1]
-    return next(p for p in PUZZLES if p.id == found)
-
-
-def seconds_left(tab: Any) -> int:
-    """The timed mode's time left as its line says it (m:ss), in seconds."""
-    found = re.search(r"(\d+):(\d\d) left", tab.inner_text("#timed"))
-    assert found, tab.inner_text("#timed")
-    return int(found[1]) * 60 + int(found[2])
-
-
 def test_the_timed_mode_counts_solved_puzzles_a_miss_costs_time_and_the_best_is_kept(
     browser: Any, server: str
 ) -> None:
@@ -302,6 +278,8 @@ def test_the_timed_mode_counts_solved_puzzles_a_miss_costs_time_and_the_best_is_
     expect(tab.locator("#timed")).not_to_contain_text(f"{before_miss // 60}:{before_miss % 60:02d}")
     tab.clock.run_for(300)
     assert 10 <= before_miss - seconds_left(tab) <= 11  # the miss cost 10 s
+    shown(tab, other_than=missed.id)  # the clock stands until the next puzzle is shown
+    playable(tab)
     tab.clock.run_for(180_000)
     expect(tab.locator("#timed")).to_have_text("Time is up · solved: 1 · your best: 1")
     expect(tab.locator("#btn-timed")).to_have_attribute("aria-pressed", "false")
@@ -353,10 +331,12 @@ def test_a_timed_run_ends_on_its_end_screen_with_its_puzzles_to_replay(
     expect(tab.locator("#combo-text")).to_have_text(
         message(lang, "puzzle.run.combo", count="0", at="5", seconds="3")
     )
+    shown(tab, other_than=missed.id)  # the clock stands until the next puzzle is shown
+    playable(tab)
     tab.clock.run_for(200_000)
     end = tab.locator("#dlg-run")
     expect(end).to_be_visible()
-    score = {"en": "You solved 1 puzzle.", "id": "Kamu memecahkan 1 teka-teki."}[lang]
+    score = {"en": "You solved 1 puzzle.", "id": "Anda memecahkan 1 teka-teki."}[lang]
     expect(tab.locator("#run-score")).to_have_text(score)
     assert [tab.inner_text(f"#run-{when}") for when in ("today", "week", "all")] == ["1"] * 3
     items = tab.locator("#run-puzzles li")
@@ -385,19 +365,6 @@ def test_a_timed_run_ends_on_its_end_screen_with_its_puzzles_to_replay(
     tab.wait_for_selector("#board .sq")
     playable(tab)
     assert tab.console_errors == []
-    tab.context.close()
-
-
-BONUSES = """() => import('/static/js/puzzles/run.js').then((m) =>
-  Array.from({ length: 61 }, (_, n) => m.comboBonus(n)))"""
-
-
-def test_a_combo_earns_seconds_at_its_steps(browser: Any, server: str) -> None:
-    tab = new_tab(browser, server, client=secrets.token_urlsafe(16))
-    goto(tab, f"{server}/puzzles")
-    bonuses = tab.evaluate(BONUSES)
-    earned = {n: s for n, s in enumerate(bonuses) if s}
-    assert earned == {5: 3, 12: 5, 20: 7, 30: 10, 40: 10, 50: 10, 60: 10}
     tab.context.close()
 
 

@@ -72,3 +72,17 @@ export function svgIn(parent, name, attrs = {}) {
  * @type {(selector: string, root?: ParentNode) => any[]}
  */
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+/**
+ * Write `text` into `node` only when it differs from the words there: a live region
+ * rewritten with the same words is read again by some screen readers, so a status is
+ * written once per change. Returns whether it wrote.
+ * @param {Element} node
+ * @param {string} text
+ * @returns {boolean}
+ */
+export function setText(node, text) {
+  if (node.textContent === text) return false;
+  node.textContent = text;
+  return true;
+}

@@ -513,11 +513,15 @@ async function rematch() {
   }
 }
 
+// Turn the board (F or its button); a keyboard player on the board stays on the same
+// square (the board is built again, turned).
 function flip() {
   if (!game.state || (editor && editor.active) || study.free) return;
+  const focused = board.el.contains(document.activeElement) ? board.focusName : null;
   endHold();
   toggleFlip(game.state.id);
   render();
+  if (focused) board.focusSquare(focused);
 }
 
 // A running clock under LOW_SECONDS: announced once, and a tick a second on your own clock.
@@ -675,6 +679,7 @@ function wireStudy(click) {
 // The editor's position analysed: the analysis board shows it, with a tree of its own
 // (moves played on the board or from the engine's lines), whether or not a game is open.
 function openBoard(fen) {
+  rootTitle = "analysis.edited";
   const p = editor.position();
   editor.leave();
   analysing = "board";
@@ -685,7 +690,12 @@ function openBoard(fen) {
 // The analysis board at a position's text from the page's address (/?fen=..., the
 // puzzles' Analyse), checked by the server first: true when it is shown; a position the
 // server refuses is said (by its code, in the page's language) and the page goes on.
+// Its position is named a puzzle position when the address says it came from one
+// (`from=puzzle`), else an edited one.
+let rootTitle = "analysis.edited";
 async function openBoardAt(text) {
+  const from = new URLSearchParams(window.location.search).get("from");
+  rootTitle = from === "puzzle" ? "analysis.puzzle" : "analysis.edited";
   try {
     const { rows, cols, cells: squares, turn, plies } = parseFen(text);
     const cells = squares.join("");
@@ -746,7 +756,7 @@ function navLast() {
 // The panel on the analysis board's shown position.
 function followBoard() {
   const node = study.shown();
-  panel.show(node.parent ? t("analysis.variation", { square: node.square }) : t("analysis.edited"));
+  panel.show(node.parent ? t("analysis.variation", { square: node.square }) : t(rootTitle));
   panel.follow(node.fen);
 }
 

@@ -6,11 +6,15 @@
 // line. `result` is the position's value for the evaluation bar (onValue); the server
 // reports only depths whose horizon falls on an even ply of the game, so it does not flip. Under the lines,
 // the opening explorer (explorer.js) shows the stored games' moves from the same position.
+// The panel is no live region: a screen reader hears only what changed of its summary
+// (the exact result, the best move and its score; not each deeper depth), at most once a
+// second (polite.js), through its own polite region (#analysis-said).
 
 import { formatEval } from "../format.js";
 import { lang, t } from "../i18n.js";
 import { streamEvents } from "../stream.js";
 import { $ } from "../dom.js";
+import { Polite } from "../polite.js";
 import { ExplorerPanel } from "./explorer.js";
 
 const RETRIES = 6;
@@ -39,6 +43,8 @@ export class AnalysisPanel {
     this.controller = null;
     this.running = false;
     this.onStateChange = onStateChange;
+    this.summary = { exact: "", best: "" }; // what the region says of the position shown
+    this.polite = new Polite({ say: (text) => { $("#analysis-said").textContent = text; } });
     // The stored games' moves from the same position: a click plays one as the lines do.
     this.explorer = new ExplorerPanel({ onMove: (fen, move) => this.onLine(fen, [move]) });
     $("#analysis-stop").addEventListener("click", () => this.stop());
@@ -93,6 +99,8 @@ export class AnalysisPanel {
     this.onValue();
     $("#analysis").classList.remove("no-position");
     $("#analysis-fen").textContent = fen;
+    this.polite.reset();
+    this.summary = { exact: "", best: "" };
     if (tries === 0) this.explorer.load(fen);
     $("#analysis-exact").textContent = t("analysis.solving");
     $("#analysis-exact").className = "exact";
@@ -138,6 +146,7 @@ export class AnalysisPanel {
         this.values.set(this.fen, this.result);
         this.onValue();
       }
+      this.tell({ exact: node.textContent });
     } else if (event === "lines") {
       $("#analysis-depth").textContent = t("thinking.depth", { depth: data.depth });
       const list = $("#analysis-lines");
@@ -173,6 +182,11 @@ export class AnalysisPanel {
         }
         list.appendChild(li);
       }
+      if (data.lines.length) {
+        const top = data.lines[0];
+        const score = top.score === 0 ? "0.0" : formatEval(top.score);
+        this.tell({ best: t("analysis.say.best", { move: top.move, score }) });
+      }
       if (data.lines.length && !(this.result && this.result.exact)) {
         this.result = { fen: this.fen, value: data.lines[0].score, exact: false, depth: data.depth };
         this.values.set(this.fen, this.result);
@@ -184,6 +198,12 @@ export class AnalysisPanel {
     } else if (event === "failed") {
       $("#analysis-exact").textContent = t("analysis.failed", { detail: data.detail });
     }
+  }
+
+  // The summary's changed parts, offered to the polite region.
+  tell(parts) {
+    this.summary = { ...this.summary, ...parts };
+    this.polite.offer(this.summary);
   }
 
   stop() {
@@ -202,6 +222,7 @@ export class AnalysisPanel {
     this.controller = null;
     this.fen = null;
     this.result = null;
+    this.polite.reset();
     $("#analysis").hidden = true;
     this.onValue();
     this.onStateChange();

@@ -2,11 +2,12 @@
 // and the history banner: the game's shown ply, or the variation shown with the moves
 // that lead to it from the game line (its "Back to game" leaves either). Only a
 // browser that may move now is told to click: watchers and a player waiting for the
-// other device read whose move it is.
+// other device read whose move it is. The status is a live region: it is written only
+// when its words change (once a move), never rewritten with the same words.
 
 import { describe, label } from "../format.js";
 import { decimal, t } from "../i18n.js";
-import { $ } from "../dom.js";
+import { $, setText } from "../dom.js";
 
 // A variation node's moves from where it leaves the game line, and that point's ply.
 function variationPath(node) {
@@ -41,7 +42,7 @@ export function renderStatus(game, variation = null) {
   else if (game.viewer.invite && s.status === "playing" && s.human_to_move) {
     text = `${game.canMove ? t("status.your-move") : t("status.waiting-for", { name: s[s.turn].name })} · ${text}`;
   }
-  $("#status").textContent = text;
+  setText($("#status"), text);
   $("#status").hidden = !game.live;
   $("#history-banner").hidden = game.live && !variation;
   if (variation) {

@@ -8,29 +8,32 @@
 // the puzzle is then solved. The theme picker asks the next puzzle of one theme; the
 // streak takes each next puzzle at least STREAK_STEP above the last one's rating (the
 // nearest there, else the hardest left) until a miss ends it; as lichess's Puzzle Streak,
-// it is unrated (its tries are recorded, never rated) and has one skip: a puzzle passed
-// without ending it;
+// it is unrated (its tries are recorded, never rated) and has one skip, spent by Next
+// before the puzzle is solved (a puzzle passed without ending the streak; once spent,
+// Next waits for the solve);
 // the length picker asks for lines of that many moves, at any rating; the phase picker for
 // positions of one phase of the game (endgame, middle game); the pickers combine, and a
 // streak keeps to them. The timed mode (lichess's Puzzle Storm) gives TIMED_SECONDS to
 // solve as many puzzles as one can, climbing as a streak does: a solved puzzle brings the
-// next at once, a miss costs MISS_SECONDS and moves on; a combo of solves earns seconds
-// back, and the run's end shows its end screen (run.js); the best score is kept by this
-// browser (localStorage). "Your tries" lists the puzzles this browser tried, the latest first.
+// next at once, a miss costs MISS_SECONDS and moves on, and nothing is skipped (Next waits
+// for the next puzzle to come by itself); a combo of solves earns seconds back. The
+// player's clock stands while the page has the turn (a move judged, the reply drawn, the
+// next puzzle shown and loaded: tally.js's RunClock). Either run ends on its end screen
+// (run.js), its bests kept by this browser (localStorage); the pickers wait while a run is
+// on. "Your tries" lists the puzzles this browser tried, the latest first.
 
 import { request } from "../api.js";
 import { Board } from "../board.js";
 import { lang, listText, t, translate } from "../i18n.js";
 import { flips, parseFen, play, squareIndex, squareName } from "../lab/position.js";
-import { $ } from "../dom.js";
-import { Run } from "./run.js";
+import { $, setText } from "../dom.js";
+import { Run, bests, clockText } from "./run.js";
 
 const REPLY_DELAY = 450; // ms before the opponent's reply is drawn: the move is seen first
 const SHOW_STEP = 650; // ms between the moves of a shown solution
 const TIMED_SECONDS = 180;
 const MISS_SECONDS = 10;
 const NEXT_DELAY = 700; // ms the timed mode shows a solved or missed puzzle before the next
-const BEST_KEY = "adjacency.puzzles.timed-best";
 
 const state = {
   puzzle: null, // the server's PuzzleView
@@ -46,10 +49,9 @@ const state = {
   theme: "",
   length: "", // solver moves of the next puzzles ("": any)
   stage: "", // the phase of the game of the next puzzles (the API's `phase`; "": any)
-  streak: null, // solved in a row while the streak is on, else null
-  skips: 0, // the streak's skips left (one a streak)
   misses: null, // the missed puzzles' ids left to replay, else null
-  timed: null, // {score, ends (ms, Date.now), timer, run} while the timed mode runs, else null
+  run: null, // the streak or timed run on (run.js's Run: its mode, clock and tally), else null
+  timer: null, // the timed run's ticker
 };
 
 const board = new Board($("#board"), { onActivate: (name) => onSquare(name) });
@@ -93,11 +95,23 @@ function draw(animate = false) {
   for (const [name, square] of board.squares) square.classList.toggle("region", region.has(name));
 }
 
+// The prompt (a live region) and the feedback, each written only when its words change:
+// a screen reader hears each once.
 function say(prompt, feedback = "", tone = "") {
-  $("#prompt").textContent = prompt;
+  setText($("#prompt"), prompt);
   const box = $("#feedback");
-  box.textContent = feedback;
+  setText(box, feedback);
   box.dataset.tone = tone;
+}
+
+// What Next does now: "next" (a new puzzle), "skip" (a streak's one skip, spent on an
+// unsolved puzzle) or "none" (not offered: a timed run's next puzzle comes by itself, and
+// a streak whose skip is spent waits for the solve).
+function passing() {
+  const run = state.run;
+  if (!run) return "next";
+  if (run.mode === "timed") return "none";
+  return run.pass(state.phase === "solved");
 }
 
 function buttons() {
@@ -105,13 +119,30 @@ function buttons() {
   $("#btn-hint").disabled = state.phase !== "play" || state.hintLevel >= 2;
   $("#btn-solution").disabled = over || state.phase === "loading";
   $("#btn-retry").hidden = state.phase !== "wrong";
-  $("#btn-skip").hidden = state.streak === null;
-  $("#btn-skip").disabled = state.phase !== "play" || state.skips < 1;
+  const pass = passing();
+  const nextButton = $("#btn-next");
+  nextButton.disabled = pass === "none" || (pass === "skip" && state.phase !== "play");
+  nextButton.dataset.pass = pass;
+  setText(nextButton, t(pass === "skip" ? "puzzle.next.skip" : "puzzle.next"));
+  const title = { skip: "puzzle.skip.title", none: state.run && state.run.mode === "streak" ? "puzzle.next.used.title" : "puzzle.next.timed.title" }[pass];
+  if (title) nextButton.title = t(title);
+  else nextButton.removeAttribute("title");
+  for (const picker of ["#theme", "#length", "#phase"]) $(picker).disabled = state.run !== null;
+  // The run's clock runs only while the board waits for the player.
+  if (state.run) {
+    if (state.phase === "play") state.run.clock.run(Date.now());
+    else state.run.clock.stand(Date.now());
+  }
+}
+
+// The puzzle on the board as a run keeps it: its id and its rating when it was shown.
+function shownPuzzle() {
+  return { id: state.puzzle.id, rating: state.puzzle.rating.rating };
 }
 
 // A try's body: a streak's tries are never rated (the API's `rated`).
 function tried(body = {}) {
-  return state.streak === null ? body : { ...body, rated: false };
+  return state.run && state.run.mode === "streak" ? { ...body, rated: false } : body;
 }
 
 // A rating as lichess shows it: whole, without grouping ("1500").
@@ -154,81 +185,96 @@ function rated(ratings) {
   loadHistory();
 }
 
-// A miss ends the streak (its count stays said until another starts).
-// In the timed mode a puzzle's first miss costs MISS_SECONDS; a wrong move or the
-// solution (`advance`) moves on to the next puzzle, a hint does not.
+// A miss (a wrong move, a hint, the solution) ends a streak, on its end screen. In a
+// timed run a puzzle's first miss costs MISS_SECONDS; a wrong move or the solution
+// (`advance`) moves on to the next puzzle, a hint does not.
 function miss(advance = true) {
-  if (state.timed) {
+  const run = state.run;
+  const wrong = state.phase === "wrong";
+  if (run && run.mode === "timed") {
     if (!state.missed) {
-      state.timed.ends -= MISS_SECONDS * 1000;
+      run.clock.add(-MISS_SECONDS * 1000);
       tickTimed();
     }
     if (advance) {
-      state.timed.run.finished(state.puzzle, false, state.line);
-      state.timed.run.renderCombo();
+      run.finished(shownPuzzle(), false, state.line, wrong);
+      run.renderCombo();
       timedNext();
     }
   }
   if (advance) state.erred = true;
   state.missed = true;
-  if (state.streak !== null) {
-    $("#streak").textContent = t("puzzle.streak.over", { count: state.streak });
-    state.streak = null;
-    $("#btn-streak").setAttribute("aria-pressed", "false");
-    buttons();
+  if (run && run.mode === "streak") {
+    run.finished(shownPuzzle(), false, state.line, wrong);
+    endRun("missed");
   }
 }
 
-// The timed mode's line: the time left and the puzzles solved, or its end and the best.
+// The timed run's line: the time left and the puzzles solved; at 0:00 the run ends.
 function tickTimed() {
-  const run = state.timed;
-  if (!run) return;
-  const left = Math.max(0, run.ends - Date.now());
+  const run = state.run;
+  if (!run || run.mode !== "timed") return;
+  const left = run.clock.left(Date.now());
   if (left === 0) {
-    endTimed();
+    endRun("time");
     return;
   }
-  const seconds = Math.ceil(left / 1000);
-  const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  const time = clockText(Math.ceil(left / 1000));
   $("#timed").textContent = t("puzzle.timed.on", { time, count: run.score });
 }
 
-function bestTimed() {
-  let stored = null;
-  try { stored = localStorage.getItem(BEST_KEY); } catch (err) { /* private mode */ }
-  return Number(stored) || 0;
+// The streak's line: solved in a row, and whether its skip is left.
+function streakLine(run) {
+  $("#streak").textContent = t(run.skips ? "puzzle.streak.on" : "puzzle.streak.skipped", { count: run.score });
 }
 
-function endTimed() {
-  const run = state.timed;
-  clearInterval(run.timer);
-  state.timed = null;
-  const best = run.run.end(Date.now(), Math.max(bestTimed(), run.score));
-  try { localStorage.setItem(BEST_KEY, String(best)); } catch (err) { /* private mode */ }
-  $("#timed").textContent = t("puzzle.timed.over", { count: run.score, best });
-  $("#btn-timed").setAttribute("aria-pressed", "false");
-}
-
-function toggleTimed() {
-  if (state.timed) {
-    endTimed();
-    return;
+// The run on ends (`reason`: "time", "missed", "stopped"), kept among this browser's
+// runs; its end screen is shown unless another run or the misses' replay replaces it.
+function endRun(reason, show = true) {
+  const run = state.run;
+  if (!run) return;
+  clearInterval(state.timer);
+  state.timer = null;
+  state.run = null;
+  const best = run.end(reason, Date.now(), show);
+  $(`#btn-${run.mode}`).setAttribute("aria-pressed", "false");
+  if (run.mode === "timed") {
+    const words = reason === "time" ? "puzzle.timed.over" : "puzzle.timed.stopped";
+    $("#timed").textContent = t(words, { count: run.score, best: best.all });
+  } else {
+    const words = reason === "missed" ? "puzzle.streak.over" : "puzzle.streak.stopped";
+    $("#streak").textContent = t(words, { count: run.score });
   }
-  if (state.streak !== null) toggleStreak();
+  buttons();
+}
+
+// Streak and Timed: pressed while their run is on, it stops (its end screen shown);
+// otherwise a run of that mode starts with a fresh puzzle (ending the other mode's run).
+function toggleRun(mode) {
+  const same = state.run && state.run.mode === mode;
+  if (state.run) endRun("stopped", same);
+  if (same) return;
   state.misses = null;
   $("#misses").textContent = "";
-  const run = new Run();
-  state.timed = { score: 0, ends: Date.now() + TIMED_SECONDS * 1000, timer: setInterval(tickTimed, 250), run };
-  run.renderCombo();
-  $("#btn-timed").setAttribute("aria-pressed", "true");
-  tickTimed();
+  const run = new Run(mode, Date.now(), mode === "timed" ? TIMED_SECONDS : Infinity);
+  run.clock.stand(Date.now()); // until its first puzzle is on the board
+  state.run = run;
+  $(`#btn-${mode}`).setAttribute("aria-pressed", "true");
+  if (mode === "timed") {
+    state.timer = setInterval(tickTimed, 250);
+    run.renderCombo();
+    tickTimed();
+  } else {
+    streakLine(run);
+  }
+  buttons();
   load(null, true);
 }
 
 // In the timed mode a finished puzzle (solved or missed) brings the next after a moment.
 function timedNext() {
-  const run = state.timed;
-  setTimeout(() => { if (state.timed === run) load(); }, NEXT_DELAY);
+  const run = state.run;
+  setTimeout(() => { if (state.run === run) load(); }, NEXT_DELAY);
 }
 
 // Replay misses: the puzzles this browser missed at its first try (a wrong move, a hint
@@ -242,8 +288,7 @@ async function replayMisses() {
     notice(err.message);
     return;
   }
-  if (state.timed) endTimed();
-  if (state.streak !== null) toggleStreak();
+  endRun("stopped", false);
   const ids = tries.filter((entry) => !entry.win && (!state.theme || entry.themes.includes(state.theme))).map((entry) => entry.id);
   state.misses = ids.length ? ids : null;
   if (!ids.length) {
@@ -260,7 +305,15 @@ function nextMiss() {
   load(id);
 }
 
+// Next: a new puzzle; in a streak, before the solve, its one skip (then not offered); in
+// a timed run not offered (the next puzzle comes by itself).
 function next() {
+  const pass = passing();
+  if (pass === "none") return;
+  if (pass === "skip") {
+    if (state.phase !== "play" || !state.run.skip(shownPuzzle(), state.line)) return;
+    streakLine(state.run);
+  }
   if (state.misses) nextMiss();
   else {
     $("#misses").textContent = "";
@@ -268,28 +321,6 @@ function next() {
   }
 }
 
-function toggleStreak() {
-  state.misses = null;
-  $("#misses").textContent = "";
-  if (state.timed) endTimed();
-  const on = state.streak === null;
-  state.streak = on ? 0 : null;
-  state.skips = on ? 1 : 0;
-  $("#btn-streak").setAttribute("aria-pressed", String(on));
-  $("#streak").textContent = on ? t("puzzle.streak.on", { count: 0 }) : "";
-  buttons();
-  if (on) load(null, true);
-}
-
-// The streak's one skip: this puzzle is passed (nothing is recorded of it) and the next,
-// as hard as it would have been, comes; the streak goes on.
-function skip() {
-  if (state.streak === null || state.skips < 1 || state.phase !== "play") return;
-  state.skips -= 1;
-  $("#streak").textContent = t("puzzle.streak.skipped", { count: state.streak });
-  buttons();
-  load();
-}
 
 async function loadThemes() {
   let themes;
@@ -425,7 +456,7 @@ function showEnd(solution, themes) {
   // to step along (main.js reads ?fen= and ?line=).
   const analyse = $("#btn-analyse");
   const line = solution.length ? `&line=${encodeURIComponent(solution.join(","))}` : "";
-  analyse.href = `/?fen=${encodeURIComponent(state.puzzle.position)}${line}`;
+  analyse.href = `/?fen=${encodeURIComponent(state.puzzle.position)}${line}&from=puzzle`;
   analyse.hidden = false;
 }
 
@@ -492,16 +523,16 @@ async function onSquare(name) {
     draw();
     const words = state.erred ? "puzzle.solved-after-miss" : state.missed ? "puzzle.solved-after-hint" : "puzzle.solved";
     say(t("puzzle.solved-title"), t(words), "good");
-    if (state.streak !== null) {
-      state.streak += 1;
-      $("#streak").textContent = t(state.skips ? "puzzle.streak.on" : "puzzle.streak.skipped", { count: state.streak });
-    }
-    if (state.timed) {
-      if (!state.missed) state.timed.score += 1;
-      state.timed.ends += state.timed.run.finished(state.puzzle, !state.missed, state.line) * 1000;
-      state.timed.run.renderCombo();
-      tickTimed();
-      timedNext();
+    const run = state.run;
+    if (run) {
+      const bonus = run.finished(shownPuzzle(), !state.missed, state.line, false);
+      if (run.mode === "streak") streakLine(run);
+      else {
+        run.clock.add(bonus * 1000);
+        run.renderCombo();
+        tickTimed();
+        timedNext();
+      }
     }
     rated(answer.ratings);
     showEnd(answer.solution, answer.themes);
@@ -589,12 +620,13 @@ async function load(id = null, fresh = false) {
   if (state.theme) query.set("theme", state.theme);
   if (state.length) query.set("moves", state.length);
   if (state.stage) query.set("phase", state.stage);
-  if ((state.streak !== null || state.timed) && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating + STREAK_STEP));
+  if (state.run && state.puzzle && !fresh) query.set("above", String(state.puzzle.rating.rating + STREAK_STEP));
   let puzzle;
   try {
     puzzle = await request("GET", id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/next?${query}`);
   } catch (err) {
     if (ticket !== loads) return;
+    if (state.run && !id) endRun("stopped"); // no next puzzle: the run ends here
     if (!state.puzzle) {
       state.phase = "loading"; // nothing on the page: only Next (to try again) works
       buttons();
@@ -623,13 +655,13 @@ $("#btn-solution").addEventListener("click", showSolution);
 $("#btn-retry").addEventListener("click", retry);
 $("#btn-next").addEventListener("click", next);
 $("#btn-misses").addEventListener("click", replayMisses);
-$("#btn-streak").addEventListener("click", toggleStreak);
-$("#btn-skip").addEventListener("click", skip);
+$("#btn-streak").addEventListener("click", () => toggleRun("streak"));
 $("#dashboard-period").addEventListener("change", loadDashboard);
-$("#btn-timed").addEventListener("click", toggleTimed);
+$("#btn-timed").addEventListener("click", () => toggleRun("timed"));
 $("#run-close").addEventListener("click", () => $("#dlg-run").close());
-$("#run-again").addEventListener("click", () => { $("#dlg-run").close(); toggleTimed(); });
-$("#timed").textContent = bestTimed() ? t("puzzle.timed.best", { best: bestTimed() }) : "";
+$("#run-again").addEventListener("click", () => { $("#dlg-run").close(); toggleRun($("#dlg-run").dataset.mode); });
+const timedBest = bests("timed", Date.now()).all;
+$("#timed").textContent = timedBest ? t("puzzle.timed.best", { best: timedBest }) : "";
 $("#length").addEventListener("change", () => {
   state.length = $("#length").value;
   load();

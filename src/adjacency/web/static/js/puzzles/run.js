@@ -1,111 +1,127 @@
-// A timed run of puzzles (lichess's Puzzle Storm): its combo, its puzzles and its end.
-// The combo counts the puzzles solved in a row (a miss ends it); reaching each of
-// COMBO_BONUSES' steps adds its seconds to the clock, and past the last one every
-// COMBO_EVERY more solves add COMBO_LATER seconds. The run keeps each finished puzzle
-// (its id, rating, whether it was solved and the moves played) for the end screen, which
-// shows the score, this browser's best run today, over the last 7 days and ever (its
-// runs kept in localStorage, the newest RUNS_KEPT), and the run's puzzles, each a link
-// to play it again.
+// A run of puzzles on the page: a streak (lichess's Puzzle Streak) or a timed run
+// (lichess's Puzzle Storm). What it counts (skips, the player's clock, the combo, the end
+// screen's figures, the bests) is tally.js's; this draws it: the combo bar under the
+// timer, and the end screen, one dialog for both modes: why the run ended (a streak's
+// miss or the time up, or stopped by its button), the score, moves, accuracy, best combo,
+// time, time per puzzle, the highest puzzle solved, this browser's best score of the
+// mode today, over the last 7 days and ever (with the periods this run beat), and the
+// run's puzzles, the missed ones marked, each a link to play it again.
+// A person here is a browser (there are no accounts): its runs of each mode are kept in
+// localStorage (the newest RUNS_KEPT, and the all-time best apart, so it outlives them).
 
-import { t } from "../i18n.js";
+import { decimal, t } from "../i18n.js";
 import { $ } from "../dom.js";
+import { PERIODS, RunClock, Tally, bestsOf, keptRuns, nextBonus, records } from "./tally.js";
 
-const COMBO_BONUSES = [[5, 3], [12, 5], [20, 7], [30, 10]]; // [solved in a row, seconds]
-const COMBO_EVERY = 10;
-const COMBO_LATER = 10;
-const RUNS_KEY = "adjacency.puzzles.timed-runs";
+const RUNS_KEY = { timed: "adjacency.puzzles.timed-runs", streak: "adjacency.puzzles.streak-runs" };
+const BEST_KEY = { timed: "adjacency.puzzles.timed-best", streak: "adjacency.puzzles.streak-best" };
 const RUNS_KEPT = 500;
-const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-// The bonus (seconds) for reaching a combo of `count`, 0 where none is earned.
-export function comboBonus(count) {
-  const step = COMBO_BONUSES.find(([at]) => at === count);
-  if (step) return step[1];
-  const [last] = COMBO_BONUSES[COMBO_BONUSES.length - 1];
-  return count > last && (count - last) % COMBO_EVERY === 0 ? COMBO_LATER : 0;
-}
+// The end screen's title by mode and why the run ended.
+const TITLES = {
+  "timed/time": "puzzle.run.title",
+  "timed/stopped": "puzzle.run.title.stopped",
+  "streak/missed": "puzzle.run.title.streak-over",
+  "streak/stopped": "puzzle.run.title.streak-stopped",
+};
 
-// The next combo that earns a bonus after `count`: [at, seconds].
-export function nextBonus(count) {
-  const step = COMBO_BONUSES.find(([at]) => at > count);
-  if (step) return step;
-  const [last] = COMBO_BONUSES[COMBO_BONUSES.length - 1];
-  return [count + COMBO_EVERY - ((count - last) % COMBO_EVERY), COMBO_LATER];
-}
-
-function storedRuns() {
+function read(key, fallback) {
   try {
-    const runs = JSON.parse(localStorage.getItem(RUNS_KEY) || "[]");
-    return Array.isArray(runs) ? runs.filter((r) => Number.isFinite(r.at) && Number.isFinite(r.score)) : [];
+    return localStorage.getItem(key) ?? fallback;
   } catch (err) {
-    return []; // private mode, or a value another version wrote
+    return fallback; // private mode
   }
 }
 
-// This browser's best scores: today (since local midnight), the last 7 days and ever
-// (`allTime`: at least the best kept before runs were listed).
-export function bests(now, allTime = 0) {
-  const runs = storedRuns();
-  const midnight = new Date(now).setHours(0, 0, 0, 0);
-  const best = (since) => Math.max(0, ...runs.filter((r) => r.at >= since).map((r) => r.score));
-  return { day: best(midnight), week: best(now - WEEK_MS), all: Math.max(allTime, best(-Infinity)) };
+function write(key, value) {
+  try { localStorage.setItem(key, value); } catch (err) { /* private mode: kept for this page only */ }
 }
 
-export class Run {
-  constructor() {
-    this.score = 0;
-    this.combo = 0;
-    this.puzzles = []; // {id, rating, solved, moves}
-    this.last = null; // the puzzle finished last (the server's view of it)
+function storedRuns(mode) {
+  try {
+    return keptRuns(JSON.parse(read(RUNS_KEY[mode], "[]")));
+  } catch (err) {
+    return []; // a value another version wrote
   }
+}
 
-  // A puzzle of the run finished: its record kept; solved, the combo grows and the
-  // seconds it earns are returned (0 when none, or after a miss, which ends the combo).
-  finished(puzzle, solved, moves) {
-    if (this.last === puzzle) return 0; // once a puzzle (a solution asked after a miss)
-    this.last = puzzle;
-    this.puzzles.push({ id: puzzle.id, rating: Math.round(puzzle.rating.rating), solved, moves: [...moves] });
-    if (!solved) {
-      this.combo = 0;
-      return 0;
-    }
-    this.score += 1;
-    this.combo += 1;
-    return comboBonus(this.combo);
+function storedBest(mode) {
+  return Number(read(BEST_KEY[mode], "0")) || 0;
+}
+
+/** This browser's best scores of `mode` at `now`: {day, week, all}. */
+export function bests(mode, now) {
+  return bestsOf(storedRuns(mode), now, storedBest(mode));
+}
+
+// "2:05": whole seconds as minutes and seconds.
+export function clockText(seconds) {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+export class Run extends Tally {
+  /** `mode` "streak" or "timed", started at `now`, with `seconds` on its clock. */
+  constructor(mode, now, seconds = Infinity) {
+    super(mode, new RunClock(seconds * 1000, now));
   }
 
   // The combo line under the timer: the count, a bar to the next bonus, what it earns.
   renderCombo() {
     const box = $("#combo");
     box.hidden = false;
-    const [at, seconds] = nextBonus(this.combo);
-    const previous = [...COMBO_BONUSES.map(([a]) => a)].filter((a) => a <= this.combo).pop() || 0;
-    const from = this.combo >= COMBO_BONUSES[COMBO_BONUSES.length - 1][0] ? at - COMBO_EVERY : previous;
+    const { at, seconds, from } = nextBonus(this.combo);
     $("#combo-text").textContent = t("puzzle.run.combo", { count: this.combo, at, seconds });
     $("#combo-fill").style.width = `${Math.round(100 * (this.combo - from) / Math.max(1, at - from))}%`;
   }
 
-  // The run ended: kept among this browser's runs, and the end screen shown.
-  end(now, allTime) {
-    $("#combo").hidden = true;
-    const runs = [...storedRuns(), { at: now, score: this.score }].slice(-RUNS_KEPT);
-    try { localStorage.setItem(RUNS_KEY, JSON.stringify(runs)); } catch (err) { /* private mode */ }
-    const best = bests(now, allTime);
-    $("#run-score").textContent = t("puzzle.run.score", { count: this.score });
-    $("#run-today").textContent = String(best.day);
-    $("#run-week").textContent = String(best.week);
-    $("#run-all").textContent = String(best.all);
+  // The run ended at `now` (`reason`: "time", "missed" or "stopped"): kept among this
+  // browser's runs of its mode, and its end screen shown unless `show` is false (a run
+  // ended by starting another or replaying misses). Returns the bests with it counted.
+  end(reason, now, show = true) {
+    this.clock.stand(now);
+    if (this.mode === "timed") $("#combo").hidden = true;
+    const runs = storedRuns(this.mode);
+    const floor = storedBest(this.mode);
+    const beaten = records(runs, this.score, now, floor);
+    const kept = [...runs, { at: now, score: this.score }].slice(-RUNS_KEPT);
+    const best = bestsOf(kept, now, floor);
+    write(RUNS_KEY[this.mode], JSON.stringify(kept));
+    write(BEST_KEY[this.mode], String(best.all));
+    if (show) this.render(reason, now, best, beaten);
+    return best;
+  }
+
+  render(reason, now, best, beaten) {
+    const dialog = $("#dlg-run");
+    dialog.dataset.mode = this.mode;
+    dialog.dataset.end = reason;
+    $("#run-title").textContent = t(TITLES[`${this.mode}/${reason}`] || "puzzle.run.title.stopped");
+    const figures = this.figures(now);
+    $("#run-score").textContent = t("puzzle.run.score", { count: figures.score });
+    const widest = beaten[beaten.length - 1];
+    $("#run-record").hidden = !widest;
+    $("#run-record").textContent = widest ? t(`puzzle.run.record.${widest}`) : "";
+    const none = t("puzzle.run.none-yet");
+    $("#run-moves").textContent = String(figures.moves);
+    $("#run-accuracy").textContent = figures.accuracy === null ? none : t("puzzle.run.percent", { value: figures.accuracy });
+    $("#run-combo").textContent = String(figures.bestCombo);
+    $("#run-time").textContent = clockText(figures.time);
+    $("#run-per").textContent = figures.perPuzzle === null ? none : t("puzzle.run.seconds", { seconds: decimal(figures.perPuzzle, 1) });
+    $("#run-highest").textContent = figures.highest === null ? none : String(figures.highest);
+    for (const period of PERIODS) $(`#run-${period === "day" ? "today" : period}`).textContent = String(best[period]);
+    $("#run-missed-count").textContent = t("puzzle.run.missed-count", { count: figures.missed.length });
     const list = $("#run-puzzles");
     list.replaceChildren();
     for (const [i, p] of this.puzzles.entries()) {
       const item = document.createElement("li");
-      item.dataset.result = p.solved ? "solved" : "missed";
+      item.dataset.result = p.result;
       const link = document.createElement("a");
       link.href = `/puzzles/${encodeURIComponent(p.id)}`;
       link.textContent = t("puzzle.run.puzzle", { number: i + 1, rating: p.rating });
       const mark = document.createElement("span");
       mark.className = "run-mark";
-      mark.textContent = p.solved ? t("puzzle.run.solved") : t("puzzle.run.missed");
+      mark.textContent = t(`puzzle.run.${p.result}`);
       const moves = document.createElement("span");
       moves.className = "run-moves";
       moves.textContent = p.moves.length ? t("puzzle.run.moves", { moves: p.moves.join(" ") }) : "";
@@ -113,9 +129,7 @@ export class Run {
       list.appendChild(item);
     }
     $("#run-none").hidden = this.puzzles.length > 0;
-    const dialog = $("#dlg-run");
     if (!dialog.open) dialog.showModal();
     $("#run-again").focus();
-    return best.all;
   }
 }
