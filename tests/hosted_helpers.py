@@ -9,12 +9,13 @@ from __future__ import annotations
 import contextlib
 import io
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from adjacency.league.league_file import LeagueStore, StoredGame
-from league_helpers import add_member, make_league, request, wait_until
+from hostile_code import tree_digest
+from league_helpers import add_member, make_league, request, upload, wait_until
 from web_helpers import uvicorn_thread
 
 REPO = Path(__file__).resolve().parents[1]
@@ -117,6 +118,30 @@ def accepted(url: str, token: str) -> dict[str, Any]:
     version = decided(url, token)
     assert version["status"] == "accepted", version["detail"]
     return version
+
+
+def guarded_league(folder: Path) -> tuple[Path, Path, Callable[[], dict[str, str]]]:
+    """A league in ``folder`` (:func:`new_league`, 3 s a game for each side) beside a host
+    file that anyone on the host may write, so that only the sandbox stops a write; and
+    the digest of every file under ``folder`` but the league's own
+    (:func:`hostile_code.tree_digest`), which a contained attack leaves as it was."""
+    league = new_league(folder, base=3.0)
+    host_file = folder / "untouchable.txt"
+    host_file.write_text("the host's own file\n")
+    host_file.chmod(0o666)
+    skip = (league.name, league.name + "-wal", league.name + "-shm", league.name + ".builds")
+    return league, host_file, lambda: tree_digest(folder, skip)
+
+
+def verdict_on(folder: Path, files: dict[str, str]) -> dict[str, Any]:
+    """The builder's verdict (its version as the team's page lists it) on ``files``,
+    zipped and uploaded by the one team of a new league in ``folder``
+    (:func:`new_league`), whose server is stopped before this returns."""
+    league = new_league(folder)
+    token = add_member(league, "team1")
+    with served(league) as (url, _):
+        assert upload(url, files_zip(files), token).status == 201
+        return decided(url, token)
 
 
 def finished_games(db: Path, name: str, count: int) -> list[StoredGame]:

@@ -1,12 +1,13 @@
-"""Python and JavaScript submissions through the real league server (HTTP, its builder,
-bubblewrap, Debian's python3 and node): the two starter kits (and the C++ kit, built
-with g++: tests/hosting/test_cpp_programs.py has its other tests), unedited and zipped as a
-team would, go from ``adjacency league submit`` to accepted and to rated games ending on
-the board; a minimal protocol program is chosen by its manifest where the project holds
-two; a syntax error is refused with the byte-compiler's words, a program needing an npm
-package at the check with the reason, a manifest naming a language the league does not
-build with its rule; and a hostile Python or JavaScript bot ends as the Java ones do (its
-probes fail, its fork bomb loses on time, nothing of it is left)."""
+"""Programs named by their entry file through the real league server (HTTP, its builder,
+bubblewrap, Debian's python3, node, g++ and gcc): every language's starter kit (the
+languages' table's; tests/hosting/test_compiled_programs.py has the compiled ones' other
+tests), unedited and zipped as a team would, go from ``adjacency league submit`` to
+accepted and to rated games ending on the board; a minimal protocol program is chosen by
+its manifest where the project holds two; a syntax error is refused with the
+byte-compiler's words, a program needing an npm package at the check with the reason, a
+manifest naming a language the league does not build with its rule; and a hostile Python
+or JavaScript bot ends as the Java ones do (its probes fail, its fork bomb loses on time,
+nothing of it is left)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,11 @@ from hosted_helpers import (
     decided,
     files_zip,
     finished_games,
+    guarded_league,
     kit_zip,
     new_league,
     served,
+    verdict_on,
 )
 from hostile_code import tree_digest
 from league_helpers import add_member, upload, wait_until
@@ -93,12 +96,8 @@ def test_a_minimal_protocol_program_is_chosen_by_its_manifest_and_plays(folder: 
 
 
 def test_a_python_syntax_error_is_refused_with_the_compilers_words(folder: Path) -> None:
-    league = new_league(folder)
-    token = add_member(league, "team1")
     broken = "import sys\nprint('aepok')\ndef choose(grid:\n    return None\n"
-    with served(league) as (url, _):
-        assert upload(url, files_zip({"team/engine.py": broken}), token).status == 201
-        refused = decided(url, token)
+    refused = verdict_on(folder, {"team/engine.py": broken})
     assert refused["status"] == "refused"
     detail = refused["detail"]
     assert detail.startswith("python3 -m py_compile failed:"), detail
@@ -109,8 +108,6 @@ def test_a_python_syntax_error_is_refused_with_the_compilers_words(folder: Path)
 def test_a_javascript_program_needing_an_npm_package_is_refused_at_the_check(
     folder: Path,
 ) -> None:
-    league = new_league(folder)
-    token = add_member(league, "team1")
     program = (
         "const _ = require('lodash');\n"
         "process.stdin.on('data', () => console.log(_.identity('aepok')));\n"
@@ -120,9 +117,7 @@ def test_a_javascript_program_needing_an_npm_package_is_refused_at_the_check(
         "bot/package.json": '{"dependencies": {"lodash": "^4.17.21"}}',
         "bot/node_modules/lodash/index.js": "module.exports = { identity: (x) => x };",
     }
-    with served(league) as (url, _):
-        assert upload(url, files_zip(files), token).status == 201
-        refused = decided(url, token)
+    refused = verdict_on(folder, files)
     assert refused["status"] == "refused"
     detail = refused["detail"]
     assert detail.startswith("javascript engine.js: the bot could not start:"), detail
@@ -131,12 +126,8 @@ def test_a_javascript_program_needing_an_npm_package_is_refused_at_the_check(
 
 
 def test_a_manifest_naming_an_unbuilt_language_is_refused_with_its_rule(folder: Path) -> None:
-    league = new_league(folder)
-    token = add_member(league, "team1")
     files = {"engine.rb": "puts 'aepok'\n", "adjacency-bot.json": '{"language": "ruby"}'}
-    with served(league) as (url, _):
-        assert upload(url, files_zip(files), token).status == 201
-        refused = decided(url, token)
+    refused = verdict_on(folder, files)
     assert refused["status"] == "refused"
     assert refused["detail"] == (
         "adjacency-bot.json: 'language' 'ruby' is not built here: " + ", ".join(sorted(LANGUAGES))
@@ -299,12 +290,8 @@ def hostile_files(
 def test_a_hostile_bot_fails_in_its_sandbox_and_leaves_nothing(
     folder: Path, language: str, marker: int
 ) -> None:
-    league = new_league(folder, base=3.0)
-    host_file = folder / "untouchable.txt"
-    host_file.write_text("the host's own file\n")
-    host_file.chmod(0o666)  # writable by anyone on the host: only the sandbox stops a write
-    skip = (league.name, league.name + "-wal", league.name + "-shm", league.name + ".builds")
-    before = tree_digest(folder, skip)
+    league, host_file, digest = guarded_league(folder)
+    before = digest()
     tokens = {mode: add_member(league, f"team-{mode}") for mode in ("probe", "fork")}
     sleeper = f"sleep\x00{marker}"  # its own marker (not the Java bots' nor the other kit's)
     with served(league) as (url, _), sightings(sleeper) as seen:
@@ -337,5 +324,5 @@ def test_a_hostile_bot_fails_in_its_sandbox_and_leaves_nothing(
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
     # ...and none is left once its sandbox ended
     wait_until(lambda: not host_pids_with(sleeper), 20, "no process left")
-    assert tree_digest(folder, skip) == before
+    assert digest() == before
     assert host_file.read_text() == "the host's own file\n"

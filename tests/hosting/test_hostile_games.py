@@ -22,7 +22,7 @@ import pytest
 
 from adjacency.hosting.check import check_positions
 from adjacency.league.league_file import LeagueStore, StoredGame
-from hosted_helpers import accepted, new_league, served
+from hosted_helpers import accepted, guarded_league, served
 from hostile_code import DAEMON, FAILURES, FORK_SLEEP, PROBES, fill, project, tree_digest
 from league_helpers import add_member, upload, wait_until
 from sandbox_helpers import host_pids_with, own_sandboxes, sightings
@@ -113,12 +113,8 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(
     attacks = BATCHES[batch]
     if not set(attacks) & set(CAPPED_BY_WALL_TIME):
         monkeypatch.setattr("adjacency.league.play.server_sides.ceiling", lambda left: 50.0)
-    league = new_league(folder, base=3.0)
-    host_file = folder / "untouchable.txt"
-    host_file.write_text("the host's own file\n")
-    host_file.chmod(0o666)  # writable by anyone on the host: only the sandbox stops a write
-    skip = (league.name, league.name + "-wal", league.name + "-shm", league.name + ".builds")
-    before = tree_digest(folder, skip)
+    league, host_file, digest = guarded_league(folder)
+    before = digest()
     teams = {attack: f"team{number}" for number, attack in enumerate(attacks, 1)}
     tokens = {attack: add_member(league, teams[attack]) for attack in attacks}
     # The processes an attack leaves behind if the sandbox let them escape, by marker.
@@ -149,5 +145,5 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(
     # ...and are ended, not merely told to end: a process killed a moment ago may still be
     # listed (a fork bomb's last children); one the sandbox let escape runs for 1000 s.
     wait_until(lambda: not any(map(host_pids_with, leftovers)), 20, "no process left")
-    assert tree_digest(folder, skip) == before
+    assert digest() == before
     assert host_file.read_text() == "the host's own file\n"

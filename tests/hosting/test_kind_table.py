@@ -58,13 +58,13 @@ def test_an_entry_missing_a_field_fails_when_its_table_is_imported(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     source = Path(languages.__file__).read_text(encoding="utf-8")
-    entry = '        start=1.0,\n        kit="cpp/main.cpp",\n'
-    assert source.count(entry) == 1  # the C++ entry, as written
+    entry = '        start=1.0,\n        kit="python/engine.py",\n'
+    assert source.count(entry) == 1  # the Python entry, as written
     name = "adjacency.hosting.languages_without_a_start"
     module = ModuleType(name)
     module.__dict__["__package__"] = "adjacency.hosting"
     monkeypatch.setitem(sys.modules, name, module)
-    code = compile(source.replace(entry, '        kit="cpp/main.cpp",\n'), name, "exec")
+    code = compile(source.replace(entry, '        kit="python/engine.py",\n'), name, "exec")
     with pytest.raises(TypeError, match="missing 1 required positional argument: 'start'"):
         exec(code, module.__dict__)
     with pytest.raises(TypeError, match="start"):

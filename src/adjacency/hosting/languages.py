@@ -113,10 +113,10 @@ class Language:
     word: str
     words: str
     suffixes: tuple[str, ...]
-    headers: tuple[str, ...]
     names: str
     entry: bool
     texts: tuple[str, ...]
+    headers: tuple[str, ...]
     build: Checked | Compiled | None
     tool: str
     run: Command | None
@@ -155,17 +155,6 @@ def _node_run(main: str, args: list[str]) -> list[str]:
     return [NODE, f"--max-old-space-size={NODE_HEAP_MB}", operand(main), *args]
 
 
-def _gnu(compiler: str, standard: str, *libraries: str) -> Compiled:
-    """The build by GNU's ``compiler`` (``gcc``, ``g++``) at ``-O2`` to the language
-    ``standard``, its translation units linked with ``libraries``."""
-
-    def command(units: list[str], output: str) -> list[str]:
-        files = map(operand, units)
-        return [compiler, f"-std={standard}", "-O2", "-o", operand(output), *files, *libraries]
-
-    return Compiled(command)
-
-
 def _compiled_run(engine: str, args: list[str]) -> list[str]:
     """The compiled program itself."""
     return [operand(engine), *args]
@@ -188,6 +177,45 @@ def _interpreted(interpreter: str) -> Command:
         return [interpreter, main, *args]
 
     return local
+
+
+def _gnu(
+    word: str,
+    words: str,
+    sources: tuple[tuple[str, ...], tuple[str, ...]],
+    compiler: tuple[str, str],
+    kit: str,
+    *libraries: str,
+) -> Language:
+    """A language compiled by GNU's ``compiler`` (its path and the ``-std`` standard) at
+    ``-O2``: its ``sources``' suffixes (its translation units', then its headers'), its
+    units linked with ``libraries``, the program it writes played as it is, under the
+    game's limits with Python's start allowance (a compiled program's start was not
+    measured); on the team's machine compiled beside its entry file first."""
+    path, standard = compiler
+    name = path.rsplit("/", 1)[-1]
+
+    def command(units: list[str], output: str) -> list[str]:
+        files = map(operand, units)
+        return [path, f"-std={standard}", "-O2", "-o", operand(output), *files, *libraries]
+
+    units, headers = sources
+    return Language(
+        word=word,
+        words=words,
+        suffixes=units + headers,
+        headers=headers,
+        names="main",
+        entry=True,
+        texts=(),
+        build=Compiled(command),
+        tool=f"{name} -O2",
+        run=_compiled_run,
+        local=_compile_locally(f"{name} -std={standard} -O2"),
+        limits=GAME_LIMITS,
+        start=1.0,
+        kit=kit,
+    )
 
 
 # The start allowances were measured in the sandbox on the 2-core development machine at a
@@ -247,38 +275,9 @@ LANGUAGES: dict[str, Language] = {
         start=1.5,
         kit="javascript/engine.js",
     ),
-    "cpp": Language(
-        word="cpp",
-        words="C++",
-        suffixes=(".cpp", ".cc", ".hpp", ".h"),
-        headers=(".hpp", ".h"),
-        names="main",
-        entry=True,
-        texts=(),
-        build=_gnu(GXX, "c++17"),
-        tool="g++ -O2",
-        run=_compiled_run,
-        local=_compile_locally("g++ -std=c++17 -O2"),
-        limits=GAME_LIMITS,
-        start=1.0,
-        kit="cpp/main.cpp",
-    ),
-    "c": Language(
-        word="c",
-        words="C",
-        suffixes=(".c", ".h"),
-        headers=(".h",),
-        names="main",
-        entry=True,
-        texts=(),
-        build=_gnu(GCC, "c11", "-lm"),  # C's <math.h> needs libm
-        tool="gcc -O2",
-        run=_compiled_run,
-        local=_compile_locally("gcc -std=c11 -O2"),
-        limits=GAME_LIMITS,
-        start=1.0,
-        kit="c/greedy_engine.c",
-    ),
+    "cpp": _gnu("cpp", "C++", ((".cpp", ".cc"), (".hpp", ".h")), (GXX, "c++17"), "cpp/main.cpp"),
+    # C's <math.h> needs the mathematics library, -lm, which C++'s does not.
+    "c": _gnu("c", "C", ((".c",), (".h",)), (GCC, "c11"), "c/greedy_engine.c", "-lm"),
 }
 """Every language the league builds, by the manifest's word for it."""
 
