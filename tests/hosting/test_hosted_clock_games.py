@@ -58,6 +58,13 @@ def test_a_hosted_bot_sleeping_past_its_clock_and_the_grace_loses_on_time(
         assert game.result == "x" and game.termination == "time forfeit", game
         assert "of wall time of its own, more than its 2.50 s" in game.detail, game.detail
         assert "the grace of 0.5 s" in game.detail
+    # its moves' three figures are kept: the last, the sleep, idle past its cap
+    with LeagueStore(league, create=False) as store:
+        moves = store.move_times.of_game(game.id)
+    assert moves and all(move.member_id == game.o_id for move in moves), moves
+    last = moves[-1]
+    assert last.idle > 2.5 and last.cpu < 1.0, last
+    assert last.cpu + last.idle + last.waited >= 3.5, last  # the 3.5 s it slept, at least
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
 
 

@@ -15,7 +15,9 @@ the connection (:class:`~.store.database.LeagueDb`) and the repositories of its 
 * :class:`~.store.picture_rows.PicturesRepo` (``pictures``): pictures of the teams' programs
   played through their windows, bounded per team;
 * :class:`~.store.output_rows.OutputsRepo` (``outputs``): a refused program's last output,
-  bounded per team.
+  bounded per team;
+* :class:`~.store.move_time_rows.MoveTimesRepo` (``move_times``): each hosted move's CPU,
+  idle and waited-for-a-CPU seconds.
 
 Each repository takes the :class:`~.store.database.LeagueDb` and reads and writes only through
 its public :meth:`~.store.database.LeagueDb.query` and
@@ -48,6 +50,7 @@ from .store.digest_rows import DigestsRepo
 from .store.game_rows import GamesRepo
 from .store.league_meta import MetaRepo
 from .store.members import MembersRepo
+from .store.move_time_rows import MoveTimesRepo
 from .store.note_rows import NotesRepo
 from .store.output_rows import OutputsRepo
 from .store.picture_rows import PicturesRepo
@@ -118,6 +121,8 @@ class LeagueStore(SQLiteStore):
         board."""
         self.outputs = OutputsRepo(self.database)
         """A refused program's last output, for its team."""
+        self.move_times = MoveTimesRepo(self.database)
+        """Each hosted move's CPU, idle and waited-for-a-CPU seconds."""
         self.digests = DigestsRepo(self.database)
         """Each version's fingerprints and shown code, made once; the similarity corpus."""
         self.voids = VoidsRepo(self.database)

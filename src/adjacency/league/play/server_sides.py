@@ -39,6 +39,7 @@ from ...round.player_kinds import Kind
 from ...serving.details import ended
 from ...serving.logs import say
 from ..league_file import LeagueStore
+from ..store.move_time_rows import MoveSeconds
 from .hosted import Answer, HostedPlayers, HostedSide
 from .house import HouseMove, HousePlayers
 from .live import LiveGame
@@ -229,7 +230,8 @@ class ServerSides:
         (``hosted-starved``); any other failure (a crash, an illegal answer, its own wall
         time past its cap) loses with its reason. A lost move's picture of its board (a
         program played through its window) and its program's last output are kept for
-        its team, in worker threads."""
+        its team, in worker threads, and so are the move's CPU, idle and waited seconds
+        (:mod:`adjacency.league.store.move_time_rows`)."""
         color = live.game.position.turn
         name = live.member(color).name
         if answer.picture is not None or answer.output:
@@ -242,6 +244,15 @@ class ServerSides:
             if answer.output:
                 printed = self.store.outputs.keep
                 self._spawn(asyncio.to_thread(printed, member, submission, answer.output, live.id))
+        figures = MoveSeconds(
+            ply=len(live.game.moves),
+            member_id=live.member(color).id,
+            cpu=round(answer.cpu, 3),
+            idle=round(max(0.0, answer.own - answer.cpu), 3),
+            waited=round(max(0.0, answer.wall - answer.own), 3),
+            charged=round(answer.charged, 3),
+        )
+        self._spawn(asyncio.to_thread(self.store.move_times.keep, live.id, figures))
         now = time.monotonic()
         if live.timer is not None:
             live.timer.cancel()

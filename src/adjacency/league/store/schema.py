@@ -567,6 +567,21 @@ def _other_version(db: sqlite3.Connection) -> str | None:
     )
 
 
+MOVE_TIMES = """
+CREATE TABLE IF NOT EXISTS move_times (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    cpu REAL NOT NULL,
+    idle REAL NOT NULL,
+    waited REAL NOT NULL,
+    charged REAL NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+"""
+"""Each hosted move's seconds (:mod:`.move_time_rows`)."""
+
+
 STORE_SCHEMA = Schema(
     (
         Step(
@@ -606,6 +621,7 @@ STORE_SCHEMA = Schema(
         Step("similarity reports saved as records, and their pairs' marks", SIMILARITY_RECORDS),
         Step("the last output of refused programs and of lost games", OUTPUTS),
         Step("each log line's message code and params", columns=LOG_CODES),
+        Step("each hosted move's CPU, idle and waited seconds", MOVE_TIMES),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -649,7 +665,9 @@ STORE_SCHEMA = Schema(
 15. a program's last output at its check's failed move and at each game it lost by a
     failed move (:data:`OUTPUTS`; none in a file from before);
 16. each log line's message code and params (:data:`LOG_CODES`; ``NULL`` in the lines
-    logged before, told in English).
+    logged before, told in English);
+17. each hosted move's CPU, idle and waited-for-a-CPU seconds and its charge
+    (:data:`MOVE_TIMES`; none for the games played before).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every
