@@ -86,6 +86,11 @@ FLOODS = Shape("floods", hostile="flood")
 """A program whose bot prints a stack trace of a caught exception, 16 times, for every
 square it tries (megabytes a move), harmless in an IDE: it plays as any other."""
 
+EXITS = Shape("exits", hostile="exits")
+"""A program whose bot, at its second move, picks a square of its opponent's, says so
+on its standard output and ends the JVM (``System.exit(1)``), as a project's own check
+of its bot's answer does."""
+
 DIAGONAL = Shape("diagonal", hostile="diagonal")
 """A program whose window flips all eight neighbours of a move, diagonals included, as
 some teams' board code does: a rule difference, refused in those words."""
@@ -300,6 +305,12 @@ def _bot(shape: Shape, head: str) -> str:
         "no-window": "",
         "writes": "",
         "diagonal": "",
+        "exits": (
+            "if (moves == 2) for (int i = 0; i < 8; i++) for (int j = 0; j < 8; j++)"
+            " if (!b[i][j].isEmpty() && !b[i][j].equals(me)) {"
+            ' System.out.println("Bot chose (" + i + ", " + j + "), which is taken");'
+            " System.exit(1); }"
+        ),
         "forge": "if (moves <= 3) Forge.at(moves);",
         "modal": (
             "if (moves == 2) { javafx.stage.Stage s = new javafx.stage.Stage();"
@@ -697,6 +708,12 @@ FORMS = (
 """
 
 
+TWO_BOTS_FORM = Shape("two-bots", form="bots", thread="timeline")
+"""A form of two bot boxes (``Bot X:``, ``Bot O:``: Minimax, Local Search) and no person
+side: Play opens the board, where the program's two bots play each other (a move every
+30 ms or so), which no league game can be."""
+
+
 def _form_fxml(shape: Shape, controller: str) -> str:
     """The input form of a :data:`FORMS` shape."""
     rows = [
@@ -725,6 +742,13 @@ def _form_fxml(shape: Shape, controller: str) -> str:
             '    <Label text="Bot X"/>\n    <ComboBox fx:id="botX"/>\n'
             '    <Label text="Bot O"/>\n    <ComboBox fx:id="botO"/>\n'
             "  </VBox>\n"
+        )
+    elif shape.form == "bots":
+        rows.append(
+            '  <Label text="Bot X:" GridPane.rowIndex="3"/>\n'
+            '  <ComboBox fx:id="botX" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
+            '  <Label text="Bot O:" GridPane.rowIndex="4"/>\n'
+            '  <ComboBox fx:id="botO" GridPane.rowIndex="4" GridPane.columnIndex="1"/>\n'
         )
     elif shape.form == "sides":
         rows.append(
@@ -772,6 +796,23 @@ def _form_fxml(shape: Shape, controller: str) -> str:
         "<?import javafx.scene.control.*?>\n<?import javafx.scene.layout.*?>\n"
         f'<GridPane xmlns:fx="http://javafx.com/fxml" fx:controller="{controller}" '
         'hgap="8" vgap="8" style="-fx-padding: 16">\n' + "".join(rows) + "</GridPane>\n"
+    )
+
+
+def _per_side(form: str, fields: list[str], init: list[str]) -> str:
+    """A box per side (``sides``: Human, Minimax, Local Search; ``bots``: bots only)
+    added to the controller's ``fields`` and ``init``; the code that reads the sides."""
+    x, o = ("typeX", "typeO") if form == "sides" else ("botX", "botO")
+    bots = '"Minimax", "Local Search"'
+    options = f'"Human", {bots}' if form == "sides" else bots
+    fields += [f"@FXML private ComboBox<String> {x};", f"@FXML private ComboBox<String> {o};"]
+    for box in (x, o):
+        init.append(f"{box}.getItems().addAll({options});")
+        init.append(f"{box}.getSelectionModel().select(0);")
+    return (
+        f'String xBot = {x}.getValue().equals("Human") ? null : {x}.getValue();\n'
+        f'        String oBot = {o}.getValue().equals("Human") ? null : {o}.getValue();\n'
+        "        boolean oFirst = false;"
     )
 
 
@@ -860,16 +901,8 @@ def _form_controller(shape: Shape) -> str:
             "        boolean oFirst = botFirst.isSelected();"
         )
         extra = ""
-    elif shape.form == "sides":
-        fields += ["@FXML private ComboBox<String> typeX;", "@FXML private ComboBox<String> typeO;"]
-        for box in ("typeX", "typeO"):
-            init.append(f'{box}.getItems().addAll("Human", "Minimax", "Local Search");')
-            init.append(f"{box}.getSelectionModel().select(0);")
-        who = (
-            'String xBot = typeX.getValue().equals("Human") ? null : typeX.getValue();\n'
-            '        String oBot = typeO.getValue().equals("Human") ? null : typeO.getValue();\n'
-            "        boolean oFirst = false;"
-        )
+    elif shape.form in ("bots", "sides"):
+        who = _per_side(shape.form, fields, init)
         extra = ""
     else:
         fields.append("@FXML private ComboBox<String> botType;")

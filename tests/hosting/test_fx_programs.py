@@ -35,12 +35,13 @@ from adjacency.hosting.fx_run import dry_run, fx_bot
 from adjacency.hosting.java_build import BuildFailed
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import BotSeat
-from adjacency.hosting.team_words import team_words
+from adjacency.hosting.team_words import LAST_BOARD_HEAD, team_words
 from adjacency.sandbox import check
 from fx_course_projects import (
     ATTACKS,
     BOT_BUTTON,
     DIAGONAL,
+    EXITS,
     FORGES,
     FORMS,
     HOSTILE,
@@ -48,6 +49,7 @@ from fx_course_projects import (
     SHAPES,
     SPINS,
     THINKS_ALOUD,
+    TWO_BOTS_FORM,
     WRITES_FILES,
     Shape,
     assert_board_picture,
@@ -240,6 +242,20 @@ def test_a_window_that_flips_diagonals_is_told_its_rule_difference(workshop: Wor
     assert "its board as its window shows it, top row first:" in told
 
 
+def test_a_program_that_exits_is_told_with_its_last_lines_and_board(workshop: Workshop) -> None:
+    """A program that ends its JVM at its bot's second move, after its own words on the
+    square its bot chose: the team reads that it exited, its own last line, and the board
+    it ended on."""
+    result = play(workshop.built(EXITS, dry=False), "x")
+    assert result.termination == "disconnection", result.detail
+    told = team_words(result.detail).split("\n")
+    assert told[0] == "while choosing a move, the program exited with status 1; its last lines:"
+    assert any(re.fullmatch(r"  Bot chose \(\d, \d\), which is taken", t) for t in told), told
+    assert "  the program ended the JVM" in told, told
+    # its JavaFX thread ends the JVM: the board as the driver last read it, at that move
+    assert len(told) > 9 and told[-9] == LAST_BOARD_HEAD, told
+
+
 def test_a_program_that_speaks_the_protocol_itself_is_not_heard(workshop: Workshop) -> None:
     """Only the driver speaks: the program's ``bestmove a1`` (a square never empty) sent
     by the JVM's own standard output, by the driver's stream reached by reflection from
@@ -263,21 +279,21 @@ def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:
     bad = workshop.built(HOSTILE[2], dry=False)
     verdict = check_driven_program(lambda: fx_bot(bad.build, bad.recipe), 20.0, rounds=2)
     assert not verdict.accepted
-    assert verdict.detail.startswith("as X, at move 3 (")
-    assert "illegal move" in verdict.detail and "is occupied" in verdict.detail
+    assert re.fullmatch(
+        r"as X, at move 3 \([^)]*\): your bot chose [a-h][1-8], which is occupied",
+        verdict.detail.splitlines()[0],
+    ), verdict.detail
     assert_board_told(verdict.detail.splitlines()[1:])
     assert_board_picture(verdict.picture)
 
 
 def assert_board_told(lines: list[str]) -> None:
-    """``lines`` are the driver's account of a mark on a square that was not empty: the
-    square, then the board as the program's window shows it, eight rows of eight marks
-    (the program's own ``X``/``O``, ``.`` for empty), with the block of each side."""
-    assert re.fullmatch(
-        r"the program's bot marked [a-h][1-8], a square that was not empty", lines[0]
-    )
-    assert lines[1] == "its board as its window shows it, top row first:", lines
-    rows = [line.split() for line in lines[2:]]
+    """``lines`` are the driver's account of a mark on a square that was not empty, after
+    the team's words that name the square (``your bot chose b2, which is occupied``): the
+    board as the program's window shows it, eight rows of eight marks (the program's own
+    ``X``/``O``, ``.`` for empty), with the block of each side."""
+    assert lines[0] == "its board as its window shows it, top row first:", lines
+    rows = [line.split() for line in lines[1:]]
     assert len(rows) == 8 and all(len(row) == 8 for row in rows), lines
     marks = {mark for row in rows for mark in row}
     assert marks <= {"X", "O", "."} and {"X", "O"} <= marks, lines
@@ -314,7 +330,7 @@ def test_a_failure_in_a_rated_game_tells_the_board_and_shows_it(
         return
     assert termination is Termination.ILLEGAL_MOVE, second
     lines = reason.splitlines()
-    assert "is occupied" in lines[0], reason
+    assert re.fullmatch(r"your bot chose [a-h][1-8], which is occupied", lines[0]), reason
     assert_board_told(lines[1:])
 
 
@@ -345,6 +361,23 @@ def test_a_program_that_fails_at_its_start_is_refused_with_the_cause(
     assert "Exception in Application start method" in said, said
     assert "fxdriver: caused by" in said and "Location is required" in said, said
     assert "at Main.java:" in said, said
+
+
+def test_a_window_that_plays_itself_is_refused_in_those_words(fx_tools: None) -> None:
+    """A form of two bot boxes and no person side: Play opens the board, where the two
+    bots play each other with no click. The dry run sees the board move for both marks
+    and the build is refused saying so, not that no button opened the board."""
+    check()
+    with reachable_folder("adjacency-fx-itself-") as folder:
+        build = build_fx(write(TWO_BOTS_FORM, folder / "project"), folder / "build")
+        with pytest.raises(BuildFailed) as refused:
+            look(build, folder / "dry", {})
+    said = str(refused.value)
+    assert said == (
+        "your window plays its two bots against each other: after 'Mainkan' its board "
+        "moved for both O and X with no click, so no side is left for the league's "
+        "opponent; a league game needs a window where a person plays one side"
+    ), said
 
 
 def test_an_error_alert_loses_with_its_text(workshop: Workshop) -> None:

@@ -58,6 +58,22 @@ def test_a_blank_or_placeholder_shown_plays_the_first_real_bot_and_says_so(blank
     )
 
 
+@pytest.mark.parametrize(
+    "label", ["Player 1 Algorithm (optional):", "Bot X (only for Bot vs Bot)", "Bot X (opsional)"]
+)
+def test_an_optional_box_keeps_what_the_window_shows(label: str) -> None:
+    """Beside the bot's box, a box its label calls optional (or relevant only where
+    another choice makes it so) is left as the window shows it, as a person leaves it:
+    the league never makes that side a bot too."""
+    algorithms = ["", "Minimax", "Local Search"]
+    optional = control("combo", "algorithmX", label, algorithms, "")
+    bot = control("combo", "algorithmO", "Player 2 Algorithm:", algorithms, "")
+    recipe = recipe_for(form(optional, bot))
+    assert "algorithmX" not in dict(recipe.settings)
+    assert dict(recipe.settings)["algorithmO"] == "Minimax"
+    assert recipe.describe().startswith("plays Minimax as O")
+
+
 def test_a_refused_version_is_never_invited_to_choose_on_its_page() -> None:
     """What else the form offers, and the invitation to choose, belong to an accepted
     version's verdict; a refused one's label says what it played, and its refusal what

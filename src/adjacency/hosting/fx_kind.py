@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .fx_build import FxBuild, build_fx
-from .fx_recipe import Choosable, Recipe, choosable, recipe_for
+from .fx_recipe import Choosable, Recipe, choosable, plays_itself, recipe_for
 from .fx_run import DryRun, dry_run, game_command
 from .intake import MANIFEST
 from .java_build import BuildFailed
@@ -118,10 +118,15 @@ def look(build: FxBuild, out: Path, choices: dict[str, str]) -> tuple[Recipe, Dr
         last = attempt == MAX_LOOKS - 1
         try:
             recipe = recipe_for(seen.form, choices)
-        except BuildFailed:  # a choice of a control not shown yet, a form not filled yet
+        except BuildFailed as failed:  # a choice of a control not shown yet, a form not filled yet
             if last:
                 raise
-            recipe = recipe_for(seen.form, choices, strict=False)
+            try:
+                recipe = recipe_for(seen.form, choices, strict=False)
+            except BuildFailed:
+                if plays_itself(seen.form):  # no other reading: what the window did is why
+                    raise failed from None
+                raise
         wanted = recipe.look_args()
         if wanted == used or not recipe.changes(seen.form, used or []):
             break

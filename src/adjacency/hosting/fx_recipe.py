@@ -24,6 +24,9 @@ is given a default, shown to the team:
 - a game mode (a box or a button whose options name both players, ``Person vs Bot``)
   is the one the window shows if it has exactly one bot side, else the first that has:
   never one where the program plays itself, nor one without its bot;
+- a box whose label says it is optional, or relevant only where another choice makes it
+  so (``Player 1 Algorithm (optional):``, ``(only if Player 1 is a bot)``), keeps what
+  the window shows, as a person leaves it: it never plays the bot;
 - a box with a person option (a type per side) takes the person on the first such box and
   a bot on the second; any other box keeps the option the window shows. A person option
   names a person and no bot, or has a word one slip from a long person word (``hman``,
@@ -56,6 +59,13 @@ BOT = re.compile(
     r"(?i)(bot|\bai\b|computer|komputer|minimax|alpha|local|search|genetic|random|greedy|hill)"
 )
 FIRST = re.compile(r"(?i)(first|pertama|duluan|dulu)")
+OPTIONAL = re.compile(
+    r"(?i)\b(optional|opsional|tidak wajib|boleh kosong)\b"
+    r"|\((?:if|only|when|jika|hanya|kalau)\b"
+)
+"""A label that says its box may be left as it is: optional, or relevant only where
+another choice makes it so (``Player 1 Algorithm (optional):``, ``(only for Bot vs
+Bot)``); such a box keeps what the window shows, as a person would leave it."""
 VS = re.compile(r"(?i)\s+vs\.?\s+")
 """What joins a game mode's two sides (``Person vs Bot``)."""
 ROUNDS = re.compile(r"(?i)(round|ronde|giliran|turns?\b)")
@@ -240,6 +250,13 @@ def as_refused(label: str) -> str:
     the page, which only an accepted version's verdict gives (a refused version's next
     step is what its refusal says)."""
     return _OFFERS.sub("", label)
+
+
+def plays_itself(form: Mapping[str, object]) -> bool:
+    """Whether the dry run that read ``form`` saw the board it opened play both sides by
+    itself: a window of two bots, with no side for the league's opponent (its ``stuck``
+    says so in the team's words, and it has no way to the board)."""
+    return form.get("plays_itself") is True
 
 
 def _path(form: Mapping[str, object]) -> list[str]:
@@ -553,6 +570,8 @@ def _default_of(
     """A box's default (``None``: it keeps what it shows) and whether the league picked
     its bot."""
     shown = _shown(control)
+    if OPTIONAL.search(control.label or ""):
+        return None, False  # a person leaves an optional box as the window shows it
     if control in boxes.modes:
         single = [o for o in control.options if _mode_sides(o) is not None]
         if shown is not None and _mode_sides(shown) is not None:

@@ -37,6 +37,10 @@ SAID = "fxdriver: "
 BOARD_HEAD = "its board as its window shows it, top row first:"
 """The driver's line before the board's rows."""
 
+LAST_BOARD_HEAD = "its board as its window last showed it, top row first:"
+"""The driver's line before the board's rows as it last read them, where the window no
+longer answers (a program ending its JVM from its JavaFX thread)."""
+
 BOARD_ROWS = 8
 
 LAST_LINES = 20
@@ -179,7 +183,7 @@ def _with_finding(head: str, said: list[str]) -> str:
 
 def _board(said: list[str]) -> list[str]:
     """The driver's heading and rows of the board, from the last heading on."""
-    heads = [i for i, line in enumerate(said) if line == BOARD_HEAD]
+    heads = [i for i, line in enumerate(said) if line in (BOARD_HEAD, LAST_BOARD_HEAD)]
     if not heads:
         return []
     return said[heads[-1] : heads[-1] + 1 + BOARD_ROWS]

@@ -5,6 +5,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import javafx.application.Application;
+import javafx.scene.control.Button;
 
 /**
  * Plays a team's own JavaFX program through its own window, in the program's JVM, and speaks
@@ -80,7 +81,10 @@ public final class Driver {
         }
         Thread.setDefaultUncaughtExceptionHandler(driver::crashed);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (!driver.quitting) System.err.println("fxdriver: the program ended the JVM");
+            if (driver.quitting) return;
+            System.err.println("fxdriver: the program ended the JVM");
+            Game shown = driver.game;
+            if (shown != null) shown.show(false); // the board it ended on, among its last lines
         }, "fxdriver-exit"));
         driver.startProgram(main);
         if (options.dryRun) {
@@ -143,7 +147,8 @@ public final class Driver {
     }
 
     private void dryRun() throws InterruptedException {
-        windows.follow(null, null, 30_000);
+        Button[][] board = windows.follow(null, null, 30_000);
+        if (board != null) windows.watch(board);
         protocol.send("form " + windows.form());
         protocol.send("window " + java.util.Base64.getEncoder().encodeToString(windows.formPicture()));
         quitting = true;

@@ -49,6 +49,8 @@ final class Game {
     private int[] model = Rules.start();
     /** A picture was sent at a wait already (one a game). */
     private boolean pictured;
+    /** The board's marks as the driver last read them (a window that no longer answers: its last). */
+    private volatile String[] lastSeen;
     /** The opponent's last move fired on the board (-1: none yet), and the board before it. */
     private int opponentMove = -1;
     private int[] beforeOpponent = model;
@@ -127,7 +129,9 @@ final class Game {
         boolean said = false;
         while (true) {
             try {
-                return Fx.call(() -> Screen.marks(board), CALL_MS);
+                String[] marks = Fx.call(() -> Screen.marks(board), CALL_MS);
+                lastSeen = marks;
+                return marks;
             } catch (TimeoutException busy) {
                 if (!said && System.currentTimeMillis() - began > STUCK_MS) {
                     stuck("the program's window has not answered");
@@ -300,26 +304,36 @@ final class Game {
      * The program's board as its window shows it: its picture (with {@code --pictures}, on the
      * protocol, before the words, where {@code withPicture}) and, on standard error (among the
      * last lines a loss keeps), a line a row from the window's top, its own marks, "." for an
-     * empty square; or that the window did not answer the look. Called from the JavaFX thread
+     * empty square; where the window does not answer the look, the board as the driver last
+     * read it, or that it did not answer. Called from the JavaFX thread
      * itself (a crash in the program's handler), it looks at once.
      */
     void show(boolean withPicture) {
         if (withPicture) picture();
         try {
-            String[] marks = Fx.now(() -> Screen.marks(board), CALL_MS);
-            System.err.println("fxdriver: its board as its window shows it, top row first:");
-            for (int r = 0; r < Rules.N; r++) {
-                StringBuilder row = new StringBuilder("fxdriver:   ");
-                for (int c = 0; c < Rules.N; c++) {
-                    String mark = marks[r * Rules.N + c];
-                    row.append(c == 0 ? "" : " ").append(mark.isEmpty() ? "." : mark);
-                }
-                System.err.println(row);
-            }
+            rows("its board as its window shows it, top row first:", Fx.now(() -> Screen.marks(board), CALL_MS));
         } catch (TimeoutException busy) {
-            System.err.println("fxdriver: its board could not be read: its window does not answer");
+            String[] last = lastSeen;
+            if (last == null) {
+                System.err.println("fxdriver: its board could not be read: its window does not answer");
+            } else {  // its JavaFX thread is held (ending the JVM from a handler, say)
+                rows("its board as its window last showed it, top row first:", last);
+            }
         }
         System.err.flush();
+    }
+
+    /** {@code heading}, then the board of {@code marks}, a line a row, on standard error. */
+    private static void rows(String heading, String[] marks) {
+        System.err.println("fxdriver: " + heading);
+        for (int r = 0; r < Rules.N; r++) {
+            StringBuilder row = new StringBuilder("fxdriver:   ");
+            for (int c = 0; c < Rules.N; c++) {
+                String mark = marks[r * Rules.N + c];
+                row.append(c == 0 ? "" : " ").append(mark.isEmpty() ? "." : mark);
+            }
+            System.err.println(row);
+        }
     }
 
     /**

@@ -58,6 +58,12 @@ final class Windows {
     private final List<String> trialErrors = Collections.synchronizedList(new ArrayList<>());
     /** Why a dry run found no way to the board, or null. */
     private String stuck;
+    /** Whether the dry run saw the board it opened play both sides by itself ({@link #watch}). */
+    private boolean playsItself;
+    /** How long a dry run watches the board it opened for a move no click made. */
+    private static final long WATCH_MS = 1000;
+    /** How long it then watches for the other side's move, once one side moved by itself. */
+    private static final long SELF_PLAY_MS = 4000;
 
     Windows(Options options, Protocol protocol) {
         this.options = options;
@@ -369,16 +375,64 @@ final class Windows {
     }
 
     /**
+     * A dry run's board, just opened, watched without a click ({@link #WATCH_MS}, and
+     * {@link #SELF_PLAY_MS} more once a mark gained a piece): where both marks gain
+     * pieces, the window plays its two bots against each other, and the form says so (its
+     * way to the board none, {@code stuck} the reason in the team's words). A bot that
+     * moves first by itself is one side only, and is no such window.
+     */
+    void watch(Button[][] board) throws InterruptedException {
+        Map<String, Integer> first = pieces(board);
+        if (first == null) return;
+        long deadline = System.currentTimeMillis() + WATCH_MS;
+        Set<String> gained = new HashSet<>();
+        while (System.currentTimeMillis() < deadline) {
+            Thread.sleep(POLL_MS);
+            Map<String, Integer> now = pieces(board);
+            if (now == null) continue;
+            for (Map.Entry<String, Integer> mark : now.entrySet()) {
+                if (mark.getValue() > first.getOrDefault(mark.getKey(), 0) && gained.add(mark.getKey())) {
+                    deadline = Math.max(deadline, System.currentTimeMillis() + SELF_PLAY_MS);
+                }
+            }
+            if (gained.size() >= 2) {
+                playsItself = true;
+                stuck = "your window plays its two bots against each other: after '" + steps.get(steps.size() - 1).pressed()
+                        + "' its board moved for both " + String.join(" and ", new java.util.TreeSet<>(gained))
+                        + " with no click, so no side is left for the league's opponent; a league game needs a window where a person plays one side";
+                return;
+            }
+        }
+    }
+
+    /** The pieces of each mark on {@code board} (its texts), or null while its window is busy. */
+    private static Map<String, Integer> pieces(Button[][] board) {
+        try {
+            return Fx.call(() -> {
+                Map<String, Integer> counts = new java.util.TreeMap<>();
+                for (String mark : Screen.marks(board)) if (!mark.isEmpty()) counts.merge(mark, 1, Integer::sum);
+                return counts;
+            }, CALL_MS);
+        } catch (TimeoutException busy) {
+            return null;
+        }
+    }
+
+    /**
      * The dry run's form, as base64 of its JSON: the title of the window pictured, the
-     * buttons pressed ({@code path}), why no way to the board was found ({@code stuck}), and
+     * buttons pressed ({@code path}), why no way to the board was found ({@code stuck}),
+     * whether the board it opened played both sides by itself ({@code plays_itself}), and
      * every window's controls that showed on the way, each with its window's number and the
      * value it showed first.
      */
     String form() {
         StringBuilder out = new StringBuilder("{\"title\": ").append(Json.quote(formTitle)).append(", \"path\": [");
         int pressed = 0;
-        for (Step step : steps) if (step.pressed() != null) out.append(pressed++ == 0 ? "" : ", ").append(Json.quote(step.pressed()));
-        out.append("], \"stuck\": ").append(Json.quote(stuck)).append(", \"controls\": [");
+        for (Step step : steps) {
+            if (step.pressed() != null && !playsItself) out.append(pressed++ == 0 ? "" : ", ").append(Json.quote(step.pressed()));
+        }
+        out.append("], \"stuck\": ").append(Json.quote(stuck)).append(", \"plays_itself\": ").append(playsItself);
+        out.append(", \"controls\": [");
         boolean any = false;
         for (int k = 0; k < steps.size(); k++) {
             for (Form.Control control : steps.get(k).controls()) {
