@@ -4,6 +4,7 @@ reads every team's, a team its own only, and nobody else anything."""
 
 from __future__ import annotations
 
+import hashlib
 import urllib.request
 from pathlib import Path
 
@@ -182,7 +183,8 @@ def test_the_code_view_shows_every_kept_file_and_names_what_the_upload_left_out(
         "src/style.css": ".root { -fx-background-image: url('board.png'); }\n",
         "src/app.properties": "rounds=8\n",
     }
-    data = project(files, {**sdk, "src/board.png": b"\x89PNG\r\n\x1a\n picture"})
+    picture = {"src/board.png": b"\x89PNG\r\n\x1a\n picture"}
+    data = project(files, {**sdk, **picture})
     sent = upload(url, data, ADMIN, "/api/league/admin/members/team1/submissions")
     assert sent.status == 201, sent
     with LeagueStore(db) as store:
@@ -198,6 +200,22 @@ def test_the_code_view_shows_every_kept_file_and_names_what_the_upload_left_out(
         "native library": (1, 500_000),
         "other": (1, 1004),
     }
+    # the kept zip is the upload repacked: both hashes listed, the download the kept one
+    (listed,) = request(url + "/api/league/admin/members/team1/submissions", token=ADMIN).body[
+        "submissions"
+    ]
+    kept = fetch(url + "/api/league/admin/members/team1/versions/1/zip", ADMIN)[1]
+    assert listed["sha256"] == hashlib.sha256(kept).hexdigest() and listed["size"] == len(kept)
+    assert listed["uploaded_sha256"] == hashlib.sha256(data).hexdigest() != listed["sha256"]
+    assert listed["uploaded_size"] == len(data)
+    # the same zip again: the same bytes; another zip keeping the same files: not
+    api = "/api/league/admin/members/team1/submissions"
+    again = upload(url, data, ADMIN, api)
+    assert again.status == 201 and not again.body["new"] and again.body["same_bytes"]
+    other = project(files, {**sdk, **picture, "lib/javafx-sdk/lib/extra.jar": b"\x00" * 10})
+    other = upload(url, other, ADMIN, api)
+    assert not other.body["new"] and other.body["same_bytes"] is False
+    assert other.body["submission"]["version"] == 1
 
 
 def test_a_diff_names_every_kept_file_fxml_css_and_pictures(league: tuple[str, Path]) -> None:

@@ -559,8 +559,11 @@ class SubmissionOut(BaseModel):
     """One version of a team's submitted code, as the team and the teacher see it."""
 
     version: int = Field(description="the team's own count: 1 for its first upload")
-    sha256: str = Field(description="the uploaded zip's SHA-256, in hex")
-    size: int = Field(description="the uploaded zip's size in bytes")
+    sha256: str = Field(
+        description="the kept zip's SHA-256, in hex: the upload repacked with its kept "
+        "files only, the zip a download gives"
+    )
+    size: int = Field(description="the kept zip's size in bytes")
     filename: str
     status: SubmissionStatus = Field(
         description="received (waiting to be built), building, accepted (it plays) or refused"
@@ -588,6 +591,10 @@ class SubmissionOut(BaseModel):
         description="its program's last output at its check's failed move is kept "
         "(output.txt): a refused version's prints and traces, at most 64 KiB",
     )
+    uploaded_sha256: str | None = Field(
+        None, description="the SHA-256 of the zip as its team sent it (none: not noted)"
+    )
+    uploaded_size: int | None = Field(None, description="its size in bytes")
 
 
 class VersionGame(GameSummary):
@@ -608,11 +615,16 @@ class VersionGame(GameSummary):
 
 
 class Submitted(BaseModel):
-    """An upload's answer: the version it is (``new`` false: these exact bytes were
+    """An upload's answer: the version it is (``new`` false: the same kept files were
     already that version, nothing was stored)."""
 
     name: str
     new: bool
+    same_bytes: bool = Field(
+        True,
+        description="with new false, whether the zip sent is the very bytes that version "
+        "received; false: another zip keeping the same files (what else it held left out)",
+    )
     submission: SubmissionOut
 
 

@@ -1,6 +1,8 @@
 """Teams' code where it is graded: a version's kept files (highlighted), the difference
-between two versions (every kept file), a version's zip as uploaded, and the similarity report of an
-event's teams (:mod:`adjacency.league.similarity`).
+between two versions (every kept file), a version's zip as the league keeps it (the
+upload repacked with its kept files only: :mod:`adjacency.league.left_out` notes the
+zip as sent), and the similarity report of an event's teams
+(:mod:`adjacency.league.similarity`).
 
 Who reads what: the admin token reads every team's code (``/admin/members/NAME/...``)
 and every event's report; a team's bot token reads its own versions only
@@ -51,7 +53,11 @@ Team = Annotated[Member, Depends(require_bot)]
 Version = Annotated[int, FastPath(ge=1, le=2**31, description="the team's version number")]
 Pick = Annotated[int, Query(ge=1, le=2**31, description="a version number of the team")]
 ZIP: dict[int | str, dict[str, Any]] = {
-    200: {"description": "the version's zip as uploaded", "content": {"application/zip": {}}}
+    200: {
+        "description": "the version's zip as the league keeps it: the upload repacked with "
+        "its kept files only (its SHA-256 is the version's sha256)",
+        "content": {"application/zip": {}},
+    }
 }
 
 
@@ -245,7 +251,7 @@ async def team_diff(request: Request, name: str, a: Pick, b: Pick) -> dict[str, 
 
 @router.get("/admin/members/{name}/versions/{version}/zip", dependencies=ADMIN, responses=ZIP)
 async def team_zip(request: Request, name: str, version: Version) -> Response:
-    """A team's version as it uploaded it (the admin token)."""
+    """A team's version's kept zip, its upload repacked (the admin token)."""
     member = member_named(request, name)
     return await heavy_read(request, lambda store: _zip(store, member, version))
 
@@ -266,7 +272,7 @@ async def own_diff(request: Request, member: Team, a: Pick, b: Pick) -> dict[str
 
 @router.get("/submissions/{version}/zip", responses=ZIP)
 async def own_zip(request: Request, member: Team, version: Version) -> Response:
-    """One of the team's own versions as it uploaded it (its bot token)."""
+    """One of the team's own versions' kept zip, its upload repacked (its bot token)."""
     _own(request)
     return await heavy_read(request, lambda store: _zip(store, member, version))
 

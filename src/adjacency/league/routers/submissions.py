@@ -47,7 +47,7 @@ from ..auth import details_for, require_admin, require_bot
 from ..builder import build_folder, version_folder
 from ..deps import member_named, store_of
 from ..league_file import LeagueStore
-from ..left_out import summary
+from ..left_out import received, summary
 from ..limits import check_rate
 from ..models import ERRORS, ChoiceIn, ProgramForm, Submissions, Submitted, VersionGame
 from ..standings import game_summary
@@ -91,6 +91,7 @@ def submission_out(
     db: Path | None = None,
     pictures: AbstractSet[tuple[int, What, int]] = frozenset(),
     outputs: AbstractSet[tuple[int, int]] = frozenset(),
+    received: tuple[str, int] | None = None,
 ) -> dict[str, Any]:
     """A version as the API shows it (never its bytes), with its finished games and
     points from ``results``
@@ -99,7 +100,8 @@ def submission_out(
     the league file ``db``'s builds, when given), and which of its pictures are kept in
     the league file (``pictures``: :meth:`~.store.picture_rows.PicturesRepo.kept`), and
     whether its check's last output is (``outputs``:
-    :meth:`~.store.output_rows.OutputsRepo.kept`)."""
+    :meth:`~.store.output_rows.OutputsRepo.kept`); ``received``: the SHA-256 and size of
+    the zip its team sent (:func:`~adjacency.league.left_out.received`), where noted."""
     games, points = (results or {}).get(submission.id, (0, 0.0))
     program = False
     if db is not None and submission.status in ("accepted", "refused"):
@@ -124,6 +126,8 @@ def submission_out(
         "window": program or (submission.id, "window", 0) in pictures,
         "board": (submission.id, "check", 0) in pictures,
         "output": (submission.id, 0) in outputs,
+        "uploaded_sha256": None if received is None else received[0],
+        "uploaded_size": None if received is None else received[1],
     }
 
 
@@ -243,10 +247,21 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
     submission, new = await asyncio.to_thread(
         store.submissions.add, member.id, packed.data, filename, None, left_out
     )
+    sent = received(left_out)
+    earlier = sent
+    if not new:  # the version kept already: what it received (a file read, off the loop)
+        earlier = received(await asyncio.to_thread(store.submissions.left_out, submission.id))
+    # kept already: these very bytes, or another zip keeping the same files
+    same = new or sent is None or sent[0] in (submission.sha256, (earlier or ("",))[0])
     builder = request.app.state.builder
     if builder is not None:
         builder.wake()
-    return {"name": member.name, "new": new, "submission": submission_out(submission)}
+    return {
+        "name": member.name,
+        "new": new,
+        "same_bytes": same,
+        "submission": submission_out(submission, received=earlier),
+    }
 
 
 @router.post(
@@ -258,8 +273,8 @@ async def _store_upload(request: Request, member: Member) -> dict[str, Any]:
 )
 async def submit(request: Request, member: Team) -> dict[str, Any]:
     """Upload the team's code (the bot's token): a zip of its project, kept as its next
-    version and built by the server; the same bytes again answer that version
-    (``new``: false)."""
+    version and built by the server; a zip keeping the same files again answers that
+    version (``new``: false; ``same_bytes``: whether it was these very bytes)."""
     limits = request.app.state.limits
     check_rate(request, "upload", limits.uploads_per_minute, limits.upload_burst)
     return await _store_upload(request, member)
@@ -283,7 +298,10 @@ def versions_out(request: Request, member: Member) -> dict[str, Any]:
     db = request.app.state.league_db
     return {
         "name": member.name,
-        "submissions": [submission_out(s, results, db, pictures, outputs) for s in versions],
+        "submissions": [
+            submission_out(s, results, db, pictures, outputs, received(repo.left_out(s.id)))
+            for s in versions
+        ],
     }
 
 

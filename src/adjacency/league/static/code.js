@@ -65,6 +65,15 @@ async function showVersion(team, version, against) {
     ...numbers.map((n) => new Option(t("code.version", { version: n }), n)));
   $("pick-version").value = version;
   $("pick-against").value = against || "";
+  // the kept zip (what the download gives: the upload repacked) and the zip as sent
+  const shown = listed.submissions.find((v) => String(v.version) === String(version));
+  $("hashes").hidden = !shown;
+  if (shown) {
+    const kept = { kept: shown.sha256, size: shown.size };
+    $("hashes").textContent = shown.uploaded_sha256 && shown.uploaded_sha256 !== shown.sha256
+      ? t("code.hashes", { ...kept, sent: shown.uploaded_sha256, sentSize: shown.uploaded_size })
+      : t("code.hash", kept);
+  }
   $("version-view").hidden = false;
   if (against) {
     $("version-heading").textContent = t("code.diff.heading", { name: team, a: against, b: version });

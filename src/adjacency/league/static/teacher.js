@@ -620,6 +620,9 @@ function versionItem(v, open) {
     el("span", {}, when(v.created)), " · ",
     el("span", { class: "file" }, v.filename), " · ",
     el("code", { title: v.sha256 }, t("teacher.code.hash", { hash: v.sha256.slice(0, 12) })), " · ",
+    // the zip as its team sent it, where the league's kept zip (repacked) differs
+    ...(v.uploaded_sha256 && v.uploaded_sha256 !== v.sha256 ? [el("code", { title: v.uploaded_sha256 },
+      t("teacher.code.sent-hash", { hash: v.uploaded_sha256.slice(0, 12) })), " · "] : []),
     el("span", { class: "results" }, t("teacher.code.results", { count: v.games, points: decimal(v.points, 1, 0) })));
   // its code on its own page (/teacher/code), the changes since the version before, its zip
   const code = (params) => `/teacher/code?${new URLSearchParams({ team: codeShown, ...params })}`;
@@ -691,7 +694,8 @@ $("code-form").addEventListener("submit", async (event) => {
   say(t("teacher.code.sending"));
   try {
     const answer = await sendZip(`/members/${encodeURIComponent(name)}/submissions`, file);
-    say(t(answer.new ? "teacher.code.new" : "teacher.code.same", { version: answer.submission.version, name }));
+    const same = answer.same_bytes === false ? "teacher.code.same-files" : "teacher.code.same";
+    say(t(answer.new ? "teacher.code.new" : same, { version: answer.submission.version, name }));
     $("code-zip").value = "";
   } catch (error) {
     say(t("teacher.failed", { error: error.message }));

@@ -336,7 +336,9 @@ $("upload-form").addEventListener("submit", async (event) => {
   try {
     const answer = await call(file);
     const version = answer.submission.version;
-    say(t(answer.new ? "team.upload.new" : "team.upload.same", { version }));
+    // the same kept files: these very bytes, or another zip whose other files are left out
+    const same = answer.same_bytes === false ? "team.upload.same-files" : "team.upload.same";
+    say(t(answer.new ? "team.upload.new" : same, { version }));
     $("zip").value = "";
   } catch (error) {
     say(t("team.failed", { error: error.message }));
