@@ -97,20 +97,22 @@ def figures(tab: Any) -> dict[str, str]:
     return {name: tab.inner_text(f"#run-{name}") for name in names}
 
 
-def end_screen_checked(tab: Any, locale: str, size: str, shots: Path, name: str) -> None:
-    """The end screen wholly on the screen, audited, and pictured; the page's clock
-    paused again after."""
+def end_screen_checked(tab: Any, locale: str, size: str, shots: Path | None = None) -> None:
+    """The end screen wholly on the screen, audited, and pictured into ``shots`` if given
+    (the docs' streak end screens; test_puzzles_browser pictures the timed one); the
+    page's clock paused again after."""
     assert outside_window(tab, END_SCREEN) == []
     expect(tab.locator("#run-again")).to_be_focused()
     tab.clock.resume()  # axe-core waits on timers of its own; the run is over
     audited(tab, locale, size)
-    tab.screenshot(path=str(shots / f"puzzle-{name}-end-{size}-{locale[:2]}.png"))
+    if shots is not None:
+        tab.screenshot(path=str(shots / f"puzzle-streak-end-{size}-{locale[:2]}.png"))
     tab.clock.pause_at(tab.evaluate("Date.now()") / 1000 + 1)
 
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
 def test_a_timed_run_has_no_skip_its_pauses_are_free_and_it_ends_like_storm(
-    browser: Any, server: str, shots: Path, locale: str, size: str
+    browser: Any, server: str, locale: str, size: str
 ) -> None:
     lang = locale[:2]
     tab, puzzle, rating = run_started(browser, server, locale, size, "timed")
@@ -151,10 +153,11 @@ def test_a_timed_run_has_no_skip_its_pauses_are_free_and_it_ends_like_storm(
     assert [tab.inner_text(f"#run-{p}") for p in ("today", "week", "all")] == ["1"] * 3
     items = tab.locator("#run-puzzles li")
     expect(items).to_have_count(2)
+    expect(items.nth(0).locator("a")).to_contain_text(f"({rating})")  # as the page shows it
     expect(items.nth(1)).to_have_attribute("data-result", "missed")
     expect(items.nth(1).locator("a")).to_have_attribute("href", f"/puzzles/{missed.id}")
     expect(tab.locator("#run-missed-count")).to_contain_text("1")
-    end_screen_checked(tab, locale, size, shots, "timed")
+    end_screen_checked(tab, locale, size)
     # Again, until the time is up: "time is up", and the first run's best still counts.
     tab.click("#run-again")
     shown(tab, other_than=third.id)
@@ -167,7 +170,7 @@ def test_a_timed_run_has_no_skip_its_pauses_are_free_and_it_ends_like_storm(
     assert [again["moves"], again["accuracy"], again["highest"]] == ["0", "–", "–"]
     assert [tab.inner_text(f"#run-{p}") for p in ("today", "week", "all")] == ["1"] * 3
     expect(tab.locator("#run-none")).to_be_visible()
-    end_screen_checked(tab, locale, size, shots, "timed-up")
+    end_screen_checked(tab, locale, size)
     assert tab.console_errors == []
     tab.context.close()
 
@@ -211,7 +214,7 @@ def test_a_streak_skips_once_by_next_and_ends_on_its_end_screen(
     results = [items.nth(i).get_attribute("data-result") for i in range(3)]
     assert results == ["solved", "skipped", "missed"]
     expect(tab.locator("#run-record")).to_have_text(message(lang, "puzzle.run.record.all"))
-    end_screen_checked(tab, locale, size, shots, "streak")
+    end_screen_checked(tab, locale, size, shots)
     tab.click("#run-close")
     expect(nxt).to_be_enabled()
     expect(tab.locator("#theme")).to_be_enabled()

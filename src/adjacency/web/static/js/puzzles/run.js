@@ -118,7 +118,7 @@ export class Run extends Tally {
       item.dataset.result = p.result;
       const link = document.createElement("a");
       link.href = `/puzzles/${encodeURIComponent(p.id)}`;
-      link.textContent = t("puzzle.run.puzzle", { number: i + 1, rating: p.rating });
+      link.textContent = t("puzzle.run.puzzle", { number: i + 1, rating: String(p.rating) }); // "1617", as the page shows ratings
       const mark = document.createElement("span");
       mark.className = "run-mark";
       mark.textContent = t(`puzzle.run.${p.result}`);
