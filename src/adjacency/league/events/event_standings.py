@@ -112,17 +112,24 @@ it is paused: left out of the pairings while its bot is still away (lichess paus
 player who misses games in an arena the same way)."""
 
 
-def absentees(games: Sequence[EventGame], run: int = ABSENT_PAUSE) -> set[int]:
-    """The members whose last ``run`` games (in the order of ``games``, oldest first)
-    were all lost by their own absence (a game a team's absence decided is the absent
-    team's loss; one both teams lost by absence, both's)."""
-    last: dict[int, list[bool]] = defaultdict(list)
+def _missed(games: Sequence[EventGame]) -> dict[int, list[bool]]:
+    """Per member, each game that was to start with it (in the order of ``games``; a
+    withdrawal's forfeits never were): whether it lost it by its own absence (a game a
+    team's absence decided is the absent team's loss; one both teams lost by absence,
+    both's)."""
+    seen: dict[int, list[bool]] = defaultdict(list)
     for game in games:
         if game.forfeit and not game.absent:  # a withdrawal's: no game was to start
             continue
         for member in (game.a, game.b):
-            last[member].append(game.absent and game.points(member) == 0.0)
-    return {m for m, seen in last.items() if len(seen) >= run and all(seen[-run:])}
+            seen[member].append(game.absent and game.points(member) == 0.0)
+    return seen
+
+
+def absentees(games: Sequence[EventGame], run: int = ABSENT_PAUSE) -> set[int]:
+    """The members whose last ``run`` games (in the order of ``games``, oldest first)
+    were all lost by their own absence (:func:`_missed`)."""
+    return {m for m, seen in _missed(games).items() if len(seen) >= run and all(seen[-run:])}
 
 
 @dataclass
@@ -157,14 +164,8 @@ def _finite(value: float) -> float | None:
 def never_there(games: Sequence[EventGame]) -> set[int]:
     """The members never there for a game of the event: every game that was to start
     with them (one at least; a withdrawal's forfeits were never to start) was lost by
-    their own absence. Their byes score nothing (:func:`bye_value`)."""
-    seen: dict[int, list[bool]] = defaultdict(list)
-    for game in games:
-        if game.forfeit and not game.absent:  # a withdrawal's: no game was to start
-            continue
-        for member in (game.a, game.b):
-            seen[member].append(game.absent and game.points(member) == 0.0)
-    return {m for m, lost in seen.items() if lost and all(lost)}
+    their own absence (:func:`_missed`). Their byes score nothing (:func:`bye_value`)."""
+    return {m for m, lost in _missed(games).items() if lost and all(lost)}
 
 
 def bye_value(member: int, away: set[int]) -> float:
