@@ -5,7 +5,8 @@ The attack: a Java file of ``a<a<a...`` kept beside an accepted Python bot; Pygm
 Java lexer rescanned the whole run at each letter (16 KiB: 2.6 s of CPU, 48 KiB: about
 20 s, 1 MiB: hours). Now 1 MiB of it is digested in under 2 s of CPU (measured with
 ``time.process_time``, the CPU of this process, not the wall clock), shown whole, and
-ordinary Java is read token for token as Pygments reads it.
+ordinary Java is read token for token as Pygments reads it; so are the texts on which
+the C, C++ and JavaScript lexers rescanned, and their ordinary code.
 """
 
 from __future__ import annotations
@@ -17,15 +18,18 @@ import re
 import time
 import zipfile
 import zlib
+from pathlib import Path
 
+import pytest
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_for_filename
 from pygments.lexers.jvm import JavaLexer
 
 from adjacency.hosting.java_build import kit_sources
 from adjacency.league import lexing
 from adjacency.league.fingerprints import fingerprints, tokens, unpack
-from adjacency.league.lexing import UNREAD, LinearJavaLexer, lexed
+from adjacency.league.lexing import LINEAR, UNREAD, LinearJavaLexer, lexed, lexer_for
 from adjacency.league.version_code import highlighted
 from adjacency.league.version_digest import make
 from code_projects import CLIMBER, GREEDY, MINIMAX, SKELETON
@@ -70,16 +74,41 @@ def test_a_mib_of_generic_brackets_is_digested_in_under_two_seconds_of_cpu() -> 
     assert lines[0].startswith('<span class="o">&lt;</span><span class="n">a</span>')
 
 
-def test_a_lexer_that_rescans_is_held_to_its_budget() -> None:
-    """C++'s line comment rule rescans to the text's end where no line ends: 64 KiB of
-    ``//`` took minutes; its budget stops it and the rest is shown plain."""
-    text = "//" * (32 << 10)
+@pytest.mark.parametrize(
+    ("name", "unit"),
+    [
+        ("A.java", "a "),
+        ("A.java", "/*a"),
+        ("a.cpp", "//"),
+        ("a.h", "//"),
+        ("a.js", "a."),
+        ("a.js", "/*a"),
+    ],
+)
+def test_every_hosted_languages_lexer_reads_a_mib_that_rescanned_in_linear_time(
+    name: str, unit: str
+) -> None:
+    """Texts on which Pygments' own rules rescanned (each cost minutes at 1 MiB)."""
+    text = unit * (MIB // len(unit))
     start = time.process_time()
-    found = lexed("a.cpp", text)
+    found = lexed(name, text)
+    highlighted(name, text)
     spent = time.process_time() - start
-    assert spent < lexing.budget(len(text)) + 0.5
+    assert spent < 2.0, f"{name} {unit!r}: {spent:.2f} s of CPU"
     assert "".join(value for _, _, value in found) == text
+
+
+def test_a_lexer_past_its_budget_shows_the_rest_plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any lexer that rescans on some text is held to its budget of CPU time: the rest of
+    the file is one plain token (shown uncoloured, never fingerprinted)."""
+    monkeypatch.setattr(lexing, "BASE_SECONDS", 0.0)
+    monkeypatch.setattr(lexing, "SECONDS_PER_MIB", 0.0)
+    text = "def f(x):\n    return x + 1\n" * 200
+    found = lexed("a.py", text)
     assert found[-1][1] is UNREAD
+    assert len(found) <= lexing.CHECK_EVERY + 1
+    assert "".join(value for _, _, value in found) == text
+    assert tokens("a.py", text) == [] or tokens("a.py", text)[-1].end <= found[-1][0]
 
 
 def test_ordinary_java_is_read_as_pygments_reads_it() -> None:
@@ -95,6 +124,26 @@ def test_ordinary_java_is_read_as_pygments_reads_it() -> None:
         ).split("\n")[: len(lines)]
         assert highlighted(name, text) == plain, name
         assert all(kind is not UNREAD for _, kind, _ in lexed(name, text)), name
+
+
+def test_ordinary_c_cpp_and_javascript_are_read_as_pygments_reads_them() -> None:
+    """The starter kits' C, C++ and JavaScript and the league's own pages' modules."""
+    root = Path(__file__).resolve().parents[2]
+    found = [
+        path
+        for folder in (root / "examples" / "engines", root / "src" / "adjacency")
+        for suffix in ("*.c", "*.cpp", "*.h", "*.js")
+        for path in folder.rglob(suffix)
+    ]
+    assert len(found) > 10
+    for path in found:
+        text = path.read_text(encoding="utf-8")
+        theirs = get_lexer_for_filename(path.name, stripnl=False, ensurenl=False)
+        ours = lexer_for(path.name)
+        assert type(ours) is LINEAR[type(theirs)], path
+        assert list(ours.get_tokens_unprocessed(text)) == list(
+            theirs.get_tokens_unprocessed(text)
+        ), path
 
 
 def test_a_long_file_is_coloured_up_to_the_token_cap_and_fingerprinted_so_far() -> None:

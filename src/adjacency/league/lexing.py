@@ -8,12 +8,10 @@ whole run of ``a<a<a...`` (or of words and spaces) at every one of its letters, 
 file of such text costs time quadratic in its length (2.6 s of CPU for 16 KiB, about
 2.5 hours for 1 MiB). Two things keep a digest linear:
 
-- Java, the course's language, is read by :class:`LinearJavaLexer`: Pygments' own rules,
-  each pattern that could rescan changed so that it cannot (the method rule starts only
-  where a word starts and spans at most :data:`DECLARATION_WORDS` words; a line comment
-  or an unterminated block comment ends at its line's or the text's end; a line's
-  leading blanks never run past its end). Ordinary Java is read token for token as
-  Pygments reads it.
+- The languages the league hosts are read by Pygments' own rules, each pattern found to
+  rescan changed so that it cannot (:data:`LINEAR`: Java's, :data:`JAVA_RULES`; C's and
+  C++'s, :data:`C_RULES`; JavaScript's, :data:`JAVASCRIPT_RULES`). Ordinary code is read
+  token for token as Pygments reads it.
 - Every file is lexed up to its first :data:`MOST_TOKENS` tokens, within a budget of CPU
   time, :func:`budget` (:data:`BASE_SECONDS` plus :data:`SECONDS_PER_MIB` per MiB):
   past either, the rest of the file is one plain token, :data:`UNREAD` (shown
@@ -26,9 +24,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
-from pygments.lexer import Lexer
+from pygments.lexer import Lexer, RegexLexer
 from pygments.lexers import TextLexer, get_lexer_for_filename
+from pygments.lexers.c_cpp import CLexer, CppLexer
+from pygments.lexers.javascript import JavascriptLexer
 from pygments.lexers.jvm import JavaLexer
 from pygments.token import Text, _TokenType
 from pygments.util import ClassNotFound
@@ -63,51 +64,84 @@ Lexed = list[tuple[int, _TokenType, str]]
 """Tokens as Pygments' ``get_tokens_unprocessed`` gives them: offset, type, text."""
 
 
-def _linear_java_rules() -> dict[str, list[object]]:
-    """Pygments' Java rules, those that could rescan changed (see the module)."""
-    rules: dict[str, list[object]] = {name: list(state) for name, state in JavaLexer.tokens.items()}
-    replaced = {
-        r"(//.*?)(\n)": r"(//[^\n]*)(\n?)",
-        r"/\*.*?\*/": r"/\*(?:.*?\*/|.*)",
-        r"^(\s*)(default)(:)": r"^([^\S\n]*)(default)(:)",
-        r"^(\s*)((?:[^\W\d]|\$)[\w$]*)(:)": r"^([^\S\n]*)((?:[^\W\d]|\$)[\w$]*)(:)",
-        r"(^\s*)((?:(?:public|private|protected|static|strictfp)(?:\s+))*)(record)\b": (
-            r"(^[^\S\n]*)((?:(?:public|private|protected|static|strictfp)(?:\s+)){0,8})"
-            r"(record)\b"
-        ),
-        r"((?:(?:[^\W\d]|\$)[\w.\[\]$<>?]*\s+)+?)((?:[^\W\d]|\$)[\w$]*)(\s*)(\()": (
-            r"(?<![\w.\[\]$<>?])((?:(?:[^\W\d]|\$)[\w.\[\]$<>?]*\s+)"
-            rf"{{1,{DECLARATION_WORDS}}}?)((?:[^\W\d]|\$)[\w$]*)(\s*)(\()"
-        ),
-    }
-    found = set()
-    for state in rules.values():
-        for i, rule in enumerate(state):
+JAVA_RULES = {
+    r"(//.*?)(\n)": r"(//[^\n]*)(\n?)",
+    r"/\*.*?\*/": r"/\*(?:.*?\*/|.*)",
+    r"^(\s*)(default)(:)": r"^([^\S\n]*)(default)(:)",
+    r"^(\s*)((?:[^\W\d]|\$)[\w$]*)(:)": r"^([^\S\n]*)((?:[^\W\d]|\$)[\w$]*)(:)",
+    r"(^\s*)((?:(?:public|private|protected|static|strictfp)(?:\s+))*)(record)\b": (
+        r"(^[^\S\n]*)((?:(?:public|private|protected|static|strictfp)(?:\s+)){0,8})"
+        r"(record)\b"
+    ),
+    r"((?:(?:[^\W\d]|\$)[\w.\[\]$<>?]*\s+)+?)((?:[^\W\d]|\$)[\w$]*)(\s*)(\()": (
+        r"(?<![\w.\[\]$<>?])((?:(?:[^\W\d]|\$)[\w.\[\]$<>?]*\s+)"
+        rf"{{1,{DECLARATION_WORDS}}}?)((?:[^\W\d]|\$)[\w$]*)(\s*)(\()"
+    ),
+}
+"""Java's rules that rescanned, each with its linear form: a line comment, or an
+unterminated block comment, ends at its line's or the text's end; a line's leading
+blanks stop at its end; the method rule starts only where a word starts and reads at
+most :data:`DECLARATION_WORDS` words."""
+
+C_RULES = {
+    r"//(?:.|(?<=\\)\n)*\n": r"//(?:.|(?<=\\)\n)*(?:\n|\Z)",
+    r"//.*?\n": r"//[^\n]*(?:\n|\Z)",
+}
+"""C's and C++'s rules that rescanned: a line comment ends at its line's or the text's
+end."""
+
+JAVASCRIPT_RULES = {
+    r"/\*.*?\*/": r"/\*(?:.*?\*/|.*)",
+    r"([a-zA-Z_?.$][\w?.$]*)(?=\(\) \{)": r"(?<![\w?.$])([a-zA-Z_?.$][\w?.$]*)(?=\(\) \{)",
+}
+"""JavaScript's rules that rescanned: an unterminated block comment ends at the text's
+end; a method's name starts only where a name starts."""
+
+
+def _linear(base: type[RegexLexer], replaced: dict[str, str]) -> type[RegexLexer]:
+    """``base`` with the rules ``replaced`` (Pygments' pattern to its linear form) in every
+    state that holds one; an :class:`AssertionError` naming a pattern Pygments no longer
+    has (its lexer changed: look again at what rescans)."""
+    states: dict[str, list[object]] = {}
+    found: set[str] = set()
+    for name, rules in base.get_tokendefs().items():
+        changed = list(rules)
+        for i, rule in enumerate(changed):
             if isinstance(rule, tuple) and isinstance(rule[0], str) and rule[0] in replaced:
                 found.add(rule[0])
-                state[i] = (replaced[rule[0]], *rule[1:])
+                changed[i] = (replaced[rule[0]], *rule[1:])
+        if changed != list(rules):
+            states[name] = changed
     missing = set(replaced) - found
-    assert not missing, f"Pygments' Java lexer changed: no rule {sorted(missing)}"
-    return rules
+    assert not missing, f"Pygments' {base.name} lexer changed: no rule {sorted(missing)}"
+    maker: Any = type(base)  # Pygments' RegexLexerMeta, which compiles the rules
+    made: type[RegexLexer] = maker(f"Linear{base.__name__}", (base,), {"tokens": states})
+    return made
 
 
-class LinearJavaLexer(JavaLexer):  # type: ignore[misc]  # Pygments ships no stub for it
-    """Pygments' Java lexer with no rule that rescans (see the module)."""
+LinearJavaLexer = _linear(JavaLexer, JAVA_RULES)
+"""Pygments' Java lexer with no rule that rescans (see the module)."""
 
-    name = "Java"
-    tokens = _linear_java_rules()
+LINEAR: dict[type[Lexer], type[RegexLexer]] = {
+    JavaLexer: LinearJavaLexer,
+    CLexer: _linear(CLexer, C_RULES),
+    CppLexer: _linear(CppLexer, C_RULES),
+    JavascriptLexer: _linear(JavascriptLexer, JAVASCRIPT_RULES),
+}
+"""Pygments' lexers of the languages the league hosts, each with its rules that rescanned
+made linear."""
 
 
 def lexer_for(path: str) -> Lexer:
-    """The lexer for a file's name (:class:`LinearJavaLexer` for Java, else Pygments'; plain
-    text for a name it does not know), with the text's own lines kept: nothing stripped,
-    so offsets and line numbers are the file's."""
-    if path.endswith(".java"):
-        return LinearJavaLexer(stripnl=False, ensurenl=False)
+    """The lexer for a file's name (Pygments', made linear where :data:`LINEAR` has it;
+    plain text for a name it does not know), with the text's own lines kept: nothing
+    stripped, so offsets and line numbers are the file's."""
     try:
-        return get_lexer_for_filename(path, stripnl=False, ensurenl=False)
+        found = get_lexer_for_filename(path, stripnl=False, ensurenl=False)
     except ClassNotFound:
         return TextLexer(stripnl=False, ensurenl=False)
+    linear = LINEAR.get(type(found))
+    return found if linear is None else linear(stripnl=False, ensurenl=False)
 
 
 def budget(characters: int) -> float:
