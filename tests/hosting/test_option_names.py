@@ -182,3 +182,18 @@ def test_javac_names_the_sources_by_absolute_paths_in_its_argument_file(
     listing = (work / "sources.txt").read_text().splitlines()
     assert '"/box/-Bot.java"' in listing
     assert all(line.startswith('"/') for line in listing)
+
+
+def test_the_attack_past_the_intake_runs_nothing_in_the_real_build(sandbox_box: Path) -> None:
+    """Were the intake's rule gone, the real build in the sandbox reads ``@./o.cpp`` as a
+    source file (``./@./o.cpp``), never as a file of options: the team's script never
+    runs, and the build is refused with the compiler's words about that file."""
+    script = b'#!/bin/sh\necho "ATTACK-RAN" >&2\nexec "$@"\n'
+    sources = {**ATTACK, "w.h": script, "engine.cpp": b"int main() { return 0; }\n"}
+    program = Program("cpp", "engine.cpp", [])
+    with pytest.raises(BuildFailed) as failed:
+        sandbox_build.build_compiled(Intake(sources=sources), program, sandbox_box / "out")
+    words = str(failed.value)
+    assert "ATTACK-RAN" not in words
+    assert "./@./o.cpp" in words and "./@./@./o.cpp" in words
+    assert not (sandbox_box / "out" / "bin" / "engine").exists()
