@@ -3,13 +3,18 @@ played by the server, always inside the sandbox (:mod:`adjacency.sandbox`).
 
 - :mod:`~adjacency.hosting.intake`: a folder or a zip as a team has it, every limit (size,
   file count, names, links, devices, compression ratio) checked before a byte is read;
-  only sources (Java, Python, JavaScript) and the manifest are ever read;
+  only sources (each language's) and the manifest are ever read;
+- :mod:`~adjacency.hosting.languages`: the languages, one table entry each holding all
+  the league does with a program of it (its sources and headers, manifest word, build,
+  run command, limits, start allowance, kit and words);
 - :mod:`~adjacency.hosting.manifest`: ``adjacency-bot.json``, the team's choice of
   language, bot or entry file;
-- :mod:`~adjacency.hosting.kinds`: the kinds of program, one table entry each: its build,
-  its command in the sandbox, its limits over a game; an uploaded zip to its kind's build;
-- :mod:`~adjacency.hosting.scripts`: which kind a project is (Java, or a Python or
-  JavaScript program speaking the engine protocol), its entry file, its command lines;
+- :mod:`~adjacency.hosting.kinds`: the kinds of program, one made from each language's
+  entry and the JavaFX program played through its window: its build, its command in the
+  sandbox, its limits over a game, its start allowance; an uploaded zip to its kind's
+  build;
+- :mod:`~adjacency.hosting.scripts`: which kind a project is (Java, or a program in one of
+  the languages speaking the engine protocol), its entry file, its command lines;
 - :mod:`~adjacency.hosting.sources`, :mod:`~adjacency.hosting.java_build`: a Java course
   project's files that compile without JavaFX, ``javac`` with the kit (``java/``: the
   runner ``adjacency.kit.Main``, the kit's bots, the course adapter and the JavaFX
