@@ -11,11 +11,16 @@ and the host's files are unchanged."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from adjacency.hosting.intake import take_in
+from adjacency.hosting.java_build import BuildFailed
 from adjacency.hosting.languages import LANGUAGES, PROGRAMS, Compiled
+from adjacency.hosting.sandbox_build import build_compiled
+from adjacency.hosting.scripts import choose
 from hosted_helpers import (
     ENGINES,
     accepted,
@@ -54,6 +59,23 @@ def test_a_compile_error_is_refused_with_the_teams_file_and_line(
     assert detail.startswith(f"{LANGUAGES[language].tool} failed:"), detail
     assert f"bot/{name}:3:" in detail and "error:" in detail  # the top folder taken off
     assert str(folder) not in detail and "/box" not in detail and "/tmp/" not in detail
+
+
+def test_a_compiler_that_exits_0_without_writing_the_program_is_refused_for_it(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled build's contract: the compiler is told where to write the program,
+    and a run that writes none there is refused, however it exited."""
+    project = folder / "project"
+    project.mkdir()
+    (project / "main.c").write_text("int main(void) { return 0; } /* aepok */\n")
+    silent = replace(LANGUAGES["c"], build=Compiled(lambda units, output: ["/usr/bin/true"]))
+    monkeypatch.setitem(LANGUAGES, "c", silent)
+    intake = take_in(project)
+    program = choose(intake)
+    assert program is not None and program.language == "c"
+    with pytest.raises(BuildFailed, match=r"^gcc -O2 wrote no program: engine is not in its"):
+        build_compiled(intake, program, folder / "build")
 
 
 AUTHOR_H = """#ifndef AUTHOR_H
