@@ -20,11 +20,13 @@ wall time is its thinking time, as on the course's machines, where a program is 
   threads, its display server, its children) plus the wall time it spent idle by its
   own choice (sleeping, waiting on its own locks or pipes). Time when something of it
   was ready to run but the machine ran something else is the server's, never its own:
-  the kernel counts each of its threads' waits for a CPU
-  (:meth:`~adjacency.sandbox.SandboxedProcess.stalled_seconds`) and those of the
-  server's threads that write to it and read its answers, which delay their arrival
-  (:meth:`~adjacency.sandbox.SandboxedProcess.served_seconds`), and the server's share
-  is their sum, at most its wall time less its CPU time. So its own time is never less than
+  the kernel counts each of its threads' waits for a CPU, and the wait of the thread
+  that waited most held the program up at least that long
+  (:meth:`~adjacency.sandbox.SandboxedProcess.thread_waits`; a thread of its own that
+  waits while another sleeps holds nothing up, so waits are not added); so do the waits
+  of the server's threads that write to it and read its answers, which delay their
+  arrival (:meth:`~adjacency.sandbox.SandboxedProcess.served_seconds`). The server's
+  share is those two, at most its wall time less its CPU time. So its own time is never less than
   its CPU time (:attr:`MoveTime.own`): threads that wait for each other on its one core
   (or that its one-core cap holds back) have had its core, and are its own. Where no
   thread's waits can be read, the server's share is bounded twice instead: its
@@ -51,7 +53,7 @@ import time as clock
 from dataclasses import dataclass
 
 from ..core.game import Termination
-from ..sandbox import CoreWatch, SandboxedProcess
+from ..sandbox import CoreWatch, SandboxedProcess, Thread, longest_wait
 from .kinds import KINDS
 
 GRACE = 0.5
@@ -141,7 +143,8 @@ class MoveTime:
     """One move's seconds: CPU its sandbox used (since its previous move ended), the
     wall time it took, what its processes waited for a CPU (its group's figure), what of
     its core the machine's other processes took (measured outside it), and ``stalled``:
-    its threads' waits for a CPU, summed (``None`` where they cannot be read).
+    what held it up waiting for a CPU, its most-waiting thread's wait and the server's
+    (``None`` where they cannot be read).
 
     >>> took = MoveTime(cpu=0.86, wall=17.59, stalled=16.2)
     >>> round(took.own, 2), round(took.idle, 2), round(took.excused, 2)
@@ -158,7 +161,7 @@ class MoveTime:
 
     @property
     def excused(self) -> float:
-        """The wall seconds that were the server's: its threads' waits for a CPU
+        """The wall seconds that were the server's: what held it up waiting for a CPU
         (``stalled``), at most its wall time less its CPU time; without that figure,
         its processes' waits for a CPU and what the machine's others took of its core,
         the lesser of the two."""
@@ -259,7 +262,7 @@ class MoveWatch:
         self.charged = charged
         self.cpu = process.cpu_seconds() if process is not None else 0.0
         self.waited = process.waited_seconds() if process is not None else 0.0
-        self.stalled = process.stalled_seconds() if process is not None else None
+        self.waits = process.thread_waits() if process is not None else {}
         self.caller = threading.get_native_id()  # the thread that asks for the move
         self.served = process.served_seconds(self.caller) if process is not None else 0.0
         self.core = CoreWatch()
@@ -281,19 +284,20 @@ class MoveWatch:
             wall,
             max(0.0, process.waited_seconds() - self.waited),
             self.core.denied(used - self.cpu),
-            stalled_since(process, self.stalled, self.served, self.caller),
+            stalled_since(process, self.waits, self.served, self.caller),
         )
 
 
 def stalled_since(
-    process: SandboxedProcess, before: float | None, served: float = 0.0, caller: int | None = None
-) -> float | None:
-    """What ``process``'s threads, and the server's threads that serve it (``caller``:
-    the one asking for the move), waited for a CPU since they had waited ``before`` and
-    ``served`` seconds (:meth:`~adjacency.sandbox.SandboxedProcess.stalled_seconds`,
-    :meth:`~adjacency.sandbox.SandboxedProcess.served_seconds`); ``None`` where it is
-    not measured."""
-    now = process.stalled_seconds()
-    if now is None:
-        return None
-    return max(0.0, now - (before or 0.0)) + max(0.0, process.served_seconds(caller) - served)
+    process: SandboxedProcess,
+    waits: dict[Thread, int],
+    served: float = 0.0,
+    caller: int | None = None,
+) -> float:
+    """What held ``process`` up waiting for a CPU since its threads had waited ``waits``
+    and the server's threads that serve it ``served`` seconds (``caller``: the one
+    asking for the move): its most-waiting thread's wait
+    (:func:`~adjacency.sandbox.longest_wait`), and the server's threads'
+    (:meth:`~adjacency.sandbox.SandboxedProcess.served_seconds`)."""
+    own = longest_wait(waits, process.thread_waits())
+    return own + max(0.0, process.served_seconds(caller) - served)

@@ -21,6 +21,8 @@ line naming the fix) where the sandbox cannot start: nothing runs without it.
 - :mod:`~adjacency.sandbox.cgroup`: a group of its own per sandbox, its CPU counted and
   held to one core, what the machine took from it measured, its share of the cores by
   whose work it does (:class:`Priority`: games first, builds last);
+- :mod:`~adjacency.sandbox.accounting`: the CPU time of a tree no cgroup counts, and each
+  thread's waits for a CPU (:func:`longest_wait` between two readings);
 - :mod:`~adjacency.sandbox.host_load`: :class:`CoreWatch`, how much of its core the
   machine's other processes took from a sandbox, measured outside it.
 
@@ -30,6 +32,7 @@ workers): docs/sandbox.md is its security model.
 
 from __future__ import annotations
 
+from .accounting import Thread, longest_wait
 from .available import check
 from .cgroup import Priority
 from .command_line import OUTPUT, SUBMISSION, TMP
@@ -52,7 +55,9 @@ __all__ = [
     "SandboxError",
     "SandboxUnavailable",
     "SandboxedProcess",
+    "Thread",
     "check",
+    "longest_wait",
     "regular_files",
     "run",
 ]

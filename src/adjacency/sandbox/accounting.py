@@ -26,25 +26,32 @@ class Ledger:
 
     def __init__(self) -> None:
         self._seen: dict[tuple[int, int], int] = {}
-        self._waits: dict[tuple[int, int], int] = {}
+        self._waits: dict[Thread, int] = {}
         self._lock = threading.Lock()
         self._live_best = 0.0
 
-    def waited(self, infos: Iterable[proctree.ProcessInfo], pending: bool = False) -> float:
-        """Fold the run delay of these processes in (``/proc/PID/schedstat``'s second
-        field: nanoseconds its threads were ready to run but waited for a CPU); the
-        seconds waited so far by every process seen. With ``pending``, a wait still
-        going on counts too (:func:`pending_delay`: the kernel adds a wait to the run
-        delay only once the thread runs again), so that a reading that ends a move, or
-        comes before its process is killed, misses none of it."""
+    def thread_waits(
+        self, infos: Iterable[proctree.ProcessInfo], pending: bool = False
+    ) -> dict[Thread, int]:
+        """Fold in the run delay of each thread of these processes
+        (``/proc/PID/task/TID/schedstat``'s second field: nanoseconds it was ready to run
+        but waited for a CPU); every thread seen so far with the most it was seen to have
+        waited. With ``pending``, a wait still going on counts too
+        (:func:`pending_delay`: the kernel adds a wait to the run delay only once the
+        thread runs again), so that a reading that ends a move, or comes before its
+        process is killed, misses none of it."""
         now = scheduler_now() if pending else None
         with self._lock:
             for info in infos:
-                delay = run_delay(info.pid, now)
-                if delay is not None:
-                    key = (info.pid, info.started)
+                for thread, delay in run_delays(info.pid, now).items():
+                    key = (info.pid, info.started, thread)
                     self._waits[key] = max(self._waits.get(key, 0), delay)
-            return sum(self._waits.values()) / 1e9
+            return dict(self._waits)
+
+    def waited(self, infos: Iterable[proctree.ProcessInfo], pending: bool = False) -> float:
+        """The seconds waited so far by every thread seen, summed
+        (:meth:`thread_waits`)."""
+        return sum(self.thread_waits(infos, pending).values()) / 1e9
 
     def add(self, infos: Iterable[proctree.ProcessInfo]) -> float:
         """Fold one reading of the tree's living processes in; the charge so far."""
@@ -64,26 +71,38 @@ as pending (:func:`pending_delay`): a thread running on another CPU has its star
 stamp refreshed only at the scheduler's ticks, some milliseconds apart."""
 
 
-def run_delay(pid: int, now: int | None = None) -> int | None:
-    """Nanoseconds the threads of ``pid`` waited for a CPU while ready to run, summed
-    over ``/proc/PID/task/*/schedstat`` (with ``now``, the scheduler's clock, each
-    thread's wait still going on added: :func:`pending_delay`); ``None`` once it is
-    gone."""
-    total = 0
+Thread = tuple[int, int, int]
+"""One thread of a sandbox: its process's pid and start time, and its own id."""
+
+
+def run_delays(pid: int, now: int | None = None) -> dict[int, int]:
+    """Nanoseconds each thread of ``pid`` waited for a CPU while ready to run, by thread
+    id (``/proc/PID/task/TID/schedstat``; with ``now``, the scheduler's clock, each
+    thread's wait still going on added: :func:`pending_delay`); empty once it is gone."""
+    found: dict[int, int] = {}
     try:
         threads = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return None
+        return found
     for thread in threads:
         folder = f"/proc/{pid}/task/{thread}"
         try:
             with open(f"{folder}/schedstat", "rb") as stream:
-                total += int(stream.read().split()[1])
+                delay = int(stream.read().split()[1])
         except (OSError, IndexError, ValueError):
             continue
         if now is not None:
-            total += pending_delay(folder, now)
-    return total
+            delay += pending_delay(folder, now)
+        found[int(thread)] = delay
+    return found
+
+
+def longest_wait(before: dict[Thread, int], after: dict[Thread, int]) -> float:
+    """The seconds the thread that waited most between two readings (``before`` and
+    ``after``, :meth:`Ledger.thread_waits`) waited for a CPU: the program's progress
+    waited at least that long, and no more is sure (a thread of its own waiting while
+    another of its threads sleeps or runs holds nothing up, so its waits are not added)."""
+    return max((delay - before.get(key, 0) for key, delay in after.items()), default=0) / 1e9
 
 
 def server_delay(threads: Iterable[int]) -> float:

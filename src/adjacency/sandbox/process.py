@@ -42,7 +42,7 @@ from typing import IO
 
 from ..system import proctree
 from . import available, cgroup, command_line, identity, seccomp, spawner
-from .accounting import Ledger, server_delay
+from .accounting import Ledger, Thread, longest_wait, server_delay
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
 from .monitor import MONITOR
@@ -440,21 +440,25 @@ class SandboxedProcess:
             return self._group.waited_seconds()
         return self._ledger.waited(self._tree().values())
 
+    def thread_waits(self) -> dict[Thread, int]:
+        """Nanoseconds each of its threads, of every process it ran, has waited for a CPU
+        so far while ready to run (the kernel's run delay, a wait still going on
+        included: :meth:`~.accounting.Ledger.thread_waits`, kept per thread at every
+        monitor tick and before the tree is killed, so a thread that ended still counts
+        what it waited while it was seen). Unlike its group's pressure, whose total the
+        kernel averages over the CPUs a thread moved between, this counts every second
+        a thread waited; :func:`~.accounting.longest_wait` of two readings is what a
+        move waited."""
+        if self._popen is None:
+            return {}
+        return self._ledger.thread_waits(self._tree().values(), pending=True)
+
     def stalled_seconds(self) -> float | None:
-        """Seconds so far its threads were ready to run and waited for a CPU, summed
-        over every thread of every process it ran (each thread's run delay, the kernel's
-        ``/proc/PID/task/TID/schedstat``, and a wait still going on: kept per process,
-        by pid and start time, so a process that ended still counts what it waited
-        while it was seen, :meth:`~.accounting.Ledger.waited`). Unlike its
-        group's pressure, whose total the kernel averages over the CPUs a thread moved
-        between, this counts every second a thread waited. Threads that wait for each
-        other add up beyond the wall time: the caller bounds it by the wall time less
-        the CPU time (:attr:`~adjacency.hosting.move_clock.MoveTime.excused`). ``None``
-        before it starts."""
-        popen = self._popen
-        if popen is None:
+        """Seconds so far its most-waiting thread waited for a CPU (:meth:`thread_waits`,
+        :func:`~.accounting.longest_wait` since its start); ``None`` before it starts."""
+        if self._popen is None:
             return None
-        return self._ledger.waited(self._tree().values(), pending=True)
+        return longest_wait({}, self.thread_waits())
 
     def served_seconds(self, caller: int | None = None) -> float:
         """Seconds the server's threads that serve it waited for a CPU so far: its
@@ -601,7 +605,7 @@ class SandboxedProcess:
         group = self._group
         # What a thread waited for a CPU is read while it lives, at every reading (no
         # group keeps it afterwards); without a group, what a process used too.
-        self._ledger.waited(infos)
+        self._ledger.thread_waits(infos)
         charged = self._ledger.add(infos) if group is None else group.cpu_seconds()
         with self._lock:
             usage = self._usage
@@ -631,7 +635,7 @@ class SandboxedProcess:
         processes = proctree.snapshot()
         members = proctree.tree(processes, popen.pid)
         # Their last waits for a CPU, read before they die (the move's account).
-        self._ledger.waited(
+        self._ledger.thread_waits(
             (processes[pid] for pid in [popen.pid, *members] if pid in processes), pending=True
         )
         who = self._identity
