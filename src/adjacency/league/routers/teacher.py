@@ -160,6 +160,10 @@ class TeacherEvent(BaseModel):
     start: float | None = Field(description="its start time (Unix seconds), if it has one")
     all_connected: bool = Field(description="its members are the bots connected at its start")
     paused: bool = Field(description="a running event the teacher paused (no new game starts)")
+    ladder: bool = Field(
+        default=False,
+        description="its teams play ladder games while it runs (false: the event comes first)",
+    )
     members: list[EventMember]
     time_control: str = Field(description="its games' clock: its own, or the league's")
     pace: float | None = Field(
@@ -272,6 +276,7 @@ def _overview(store: LeagueStore, online: set[int], members: MemberRows, page: P
                 "start": event.start,
                 "all_connected": event.all_connected,
                 "paused": event.paused,
+                "ladder": event.ladder,
                 "time_control": event.time_control(settings.time_control),
                 "pace": event.pace,
                 "deadline": deadlines.get(event.name),

@@ -219,7 +219,8 @@ function eventItem(ev) {
       + `${ev.rated ? "" : `, ${t("event.unrated")}`}`
       + `${ev.start && ev.status === "scheduled" ? `, ${t("teacher.event.starts", { when: when(ev.start) })}` : ""}`
       + `, ${ev.time_control}`
-      + paceText(ev)),
+      + paceText(ev)
+      + `${ev.ladder ? `, ${t("teacher.event.ladder-note")}` : ""}`),
     el("p", {}, el("a", { href: `/event/${quoted}` }, t("teacher.event.live")), " · ",
       el("a", { href: `/teacher/code?event=${quoted}`, id: `similarity-${ev.name}` }, t("teacher.event.similarity"))));
   const actions = el("p", { class: "actions" });
@@ -235,6 +236,14 @@ function eventItem(ev) {
     toggle.addEventListener("click", () => act(() => admin(`/events/${quoted}/${step}`, {}),
       t(`teacher.event.${ev.paused ? "resumed" : "paused"}`, { name: ev.name })));
     actions.append(toggle, " ");
+  }
+  if (ev.status !== "finished") { // events first, or the ladder for its teams meanwhile
+    const allowed = !ev.ladder;
+    const ladder = el("button", { type: "button", id: `ladder-${ev.name}` },
+      t(allowed ? "teacher.event.ladder-on" : "teacher.event.ladder-off"));
+    ladder.addEventListener("click", () => act(() => admin(`/events/${quoted}/ladder`, { allowed }),
+      t(allowed ? "teacher.event.ladder-opened" : "teacher.event.ladder-closed", { name: ev.name })));
+    actions.append(ladder, " ");
   }
   if (ev.status === "scheduled" && !ev.all_connected) {
     const edit = el("button", { type: "button", id: `edit-${ev.name}` }, t("teacher.event.edit"));
