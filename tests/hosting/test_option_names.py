@@ -12,9 +12,7 @@ files as paths from a folder (``./`` or absolute), never as an option.
 from __future__ import annotations
 
 import contextlib
-import io
 import json
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -28,13 +26,14 @@ from adjacency.hosting.scripts import Program
 from adjacency.sandbox import Outcome, Reason
 from adjacency.sandbox.limits import Limits
 from adjacency.sandbox.process import SandboxedProcess
+from hosted_helpers import files_zip
 
-WRAPPER = b'#!/bin/sh\ntouch /tmp/attack-ran\nexec "$@"\n'
+WRAPPER = '#!/bin/sh\ntouch /tmp/attack-ran\nexec "$@"\n'
 """``w.h``: what ``g++ -wrapper /bin/sh,w.h`` would run at each compiler step."""
 
 ATTACK = {
-    "@./o.cpp": b"-wrapper /bin/sh,w.h\n",
-    "@./@./o.cpp": b"-wrapper /bin/sh,w.h\n",
+    "@./o.cpp": "-wrapper /bin/sh,w.h\n",
+    "@./@./o.cpp": "-wrapper /bin/sh,w.h\n",
     "w.h": WRAPPER,
 }
 """The attack's files, beside each kind's own program."""
@@ -48,25 +47,17 @@ APP = (
 )
 ENGINE = "# answers aep with aepok\n"
 
-PROGRAMS: dict[str, dict[str, bytes]] = {
-    "java": {"src/Bot.java": BOT.encode()},
-    "cpp": {"engine.cpp": f"// {ENGINE}int main() {{ return 0; }}\n".encode()},
+PROGRAMS: dict[str, dict[str, str]] = {
+    "java": {"src/Bot.java": BOT},
+    "cpp": {"engine.cpp": f"// {ENGINE}int main() {{ return 0; }}\n"},
     "javafx": {
-        "src/App.java": APP.encode(),
-        "adjacency-bot.json": json.dumps({"language": "javafx"}).encode(),
+        "src/App.java": APP,
+        "adjacency-bot.json": json.dumps({"language": "javafx"}),
     },
-    "python": {"engine.py": ENGINE.encode()},
-    "javascript": {"engine.js": f"// {ENGINE}".encode()},
+    "python": {"engine.py": ENGINE},
+    "javascript": {"engine.js": f"// {ENGINE}"},
 }
 """Each kind's program (what makes the upload that kind), the attack put beside it."""
-
-
-def _zip(files: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 @pytest.mark.parametrize("kind", sorted(PROGRAMS))
@@ -80,7 +71,7 @@ def test_the_response_file_attack_is_refused_at_the_intake(
         raise AssertionError("a sandbox started for a refused upload")
 
     monkeypatch.setattr(SandboxedProcess, "start", no_sandbox)
-    data = _zip({**PROGRAMS[kind], **ATTACK})
+    data = files_zip({**PROGRAMS[kind], **ATTACK})
     with pytest.raises(IntakeRefused) as refused:
         build_submission(data, tmp_path / "v1", windows=True)
     words = str(refused.value)
@@ -111,11 +102,11 @@ def test_a_kept_name_with_an_option_mark_is_refused_in_a_folder_too(
 
 
 def test_left_out_files_and_installed_packages_may_have_such_names(tmp_path: Path) -> None:
-    data = _zip(
+    data = files_zip(
         {
-            "engine.py": ENGINE.encode(),
-            "node_modules/@types/node/index.js": b"//",
-            "-notes.txt": b"notes",
+            "engine.py": ENGINE,
+            "node_modules/@types/node/index.js": "//",
+            "-notes.txt": "notes",
         }
     )
     (tmp_path / "p.zip").write_bytes(data)
@@ -188,8 +179,9 @@ def test_the_attack_past_the_intake_runs_nothing_in_the_real_build(sandbox_box: 
     """Were the intake's rule gone, the real build in the sandbox reads ``@./o.cpp`` as a
     source file (``./@./o.cpp``), never as a file of options: the team's script never
     runs, and the build is refused with the compiler's words about that file."""
-    script = b'#!/bin/sh\necho "ATTACK-RAN" >&2\nexec "$@"\n'
-    sources = {**ATTACK, "w.h": script, "engine.cpp": b"int main() { return 0; }\n"}
+    script = '#!/bin/sh\necho "ATTACK-RAN" >&2\nexec "$@"\n'
+    texts = {**ATTACK, "w.h": script, "engine.cpp": "int main() { return 0; }\n"}
+    sources = {name: text.encode() for name, text in texts.items()}
     program = Program("cpp", "engine.cpp", [])
     with pytest.raises(BuildFailed) as failed:
         sandbox_build.build_compiled(Intake(sources=sources), program, sandbox_box / "out")

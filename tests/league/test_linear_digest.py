@@ -12,11 +12,9 @@ the C, C++ and JavaScript lexers rescanned, and their ordinary code.
 from __future__ import annotations
 
 import html
-import io
 import json
 import re
 import time
-import zipfile
 import zlib
 from pathlib import Path
 
@@ -33,18 +31,11 @@ from adjacency.league.lexing import LINEAR, UNREAD, LinearJavaLexer, lexed, lexe
 from adjacency.league.version_code import highlighted
 from adjacency.league.version_digest import make
 from code_projects import CLIMBER, GREEDY, MINIMAX, SKELETON
+from hosted_helpers import files_zip
 
 ENGINE = "import sys\nfor line in sys.stdin:\n    print('aepok', flush=True)\n"
 
 MIB = 1 << 20
-
-
-def _zip(files: dict[str, str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in files.items():
-            archive.writestr(name, text)
-    return buffer.getvalue()
 
 
 def _text(lines: list[str]) -> str:
@@ -61,7 +52,7 @@ def _ordinary_java() -> dict[str, str]:
 
 def test_a_mib_of_generic_brackets_is_digested_in_under_two_seconds_of_cpu() -> None:
     attack = "<a" * (MIB // 2)
-    data = _zip({"engine.py": ENGINE, "src/A.java": attack})
+    data = files_zip({"engine.py": ENGINE, "src/A.java": attack})
     start = time.process_time()
     prints, code = make(data)
     spent = time.process_time() - start
