@@ -162,12 +162,11 @@ class MoveTime:
     @property
     def excused(self) -> float:
         """The wall seconds that were the server's: what held it up waiting for a CPU
-        (``stalled``), at most its wall time less its CPU time; without that figure,
-        its processes' waits for a CPU and what the machine's others took of its core,
-        the lesser of the two."""
-        if self.stalled is not None:
-            return max(0.0, min(self.stalled, self.wall - self.cpu))
-        return max(0.0, min(self.waited, self.denied, self.wall))
+        (``stalled``); without that figure, its processes' waits for a CPU and what
+        the machine's others took of its core, the lesser of the two; at most its wall
+        time less its CPU time either way."""
+        held = self.stalled if self.stalled is not None else min(self.waited, self.denied)
+        return max(0.0, min(held, self.wall - self.cpu))
 
     @property
     def own(self) -> float:

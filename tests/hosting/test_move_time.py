@@ -1,0 +1,65 @@
+"""A move's seconds as the clock reads them (:class:`~adjacency.hosting.move_clock.MoveTime`,
+:func:`~adjacency.sandbox.longest_wait`), without a sandbox: what is its own, what was
+the machine's, and the three figures an account gives."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from adjacency.core.game import Termination
+from adjacency.hosting.move_clock import GRACE, MoveTime, blame, charge, wall_cap
+from adjacency.sandbox import longest_wait
+
+seconds = st.floats(min_value=0.0, max_value=60.0, allow_nan=False)
+
+
+@given(wall=seconds, share=st.floats(0.0, 1.0), stalled=st.none() | seconds, waited=seconds)
+def test_its_own_time_is_never_less_than_its_cpu_nor_more_than_its_wall(
+    wall: float, share: float, stalled: float | None, waited: float
+) -> None:
+    """Whatever the machine's figures say, a move is charged at least the CPU its
+    sandbox used (capped at one core, its CPU is at most its wall time) and at most its
+    wall time; idle and waited time make up the rest."""
+    took = MoveTime(cpu=wall * share, wall=wall, waited=waited, denied=waited, stalled=stalled)
+    assert took.cpu - 1e-9 <= took.own <= took.wall + 1e-9
+    assert took.excused >= 0.0 and took.idle >= 0.0
+    assert took.cpu + took.idle + took.excused == pytest.approx(took.wall)
+    figures = took.figures()
+    assert set(figures) == {"cpu", "idle", "waited"}
+    assert 0.0 < took.share <= 1.0 or took.cpu == 0.0
+
+
+def test_a_starved_computing_move_is_abandoned_and_a_sleeping_one_lost() -> None:
+    """Two moves of 10 s of wall time on a 1 s clock: one that computed 0.5 s and waited
+    9.4 s for a CPU is the machine's (not answered by the ceiling: abandoned); one that
+    slept 9.5 s by its own choice is late, its account naming its idle time."""
+    starved = MoveTime(cpu=0.5, wall=10.0, stalled=9.4)
+    assert starved.own == pytest.approx(0.6)
+    assert blame(starved, 1.0, answered=False) == (Termination.ABANDONED, starved.account())
+    assert "waited 9.40 s for a CPU" in starved.account()
+    assert "it had 5% of its core" in starved.account()
+    slept = MoveTime(cpu=0.5, wall=10.0, stalled=0.0)
+    judged = blame(slept, 1.0)
+    assert judged is not None and judged[0] is Termination.TIME_FORFEIT
+    assert f"more than its {wall_cap(1.0):.2f} s" in judged[1]
+    assert "was idle 9.50 s" in judged[1] and "waited" not in judged[1]
+
+
+def test_threads_that_wait_for_each_other_excuse_nothing() -> None:
+    """A program whose threads spin on its one core (its CPU as long as its wall time)
+    waited for itself: however long its threads' waits, none of it is the machine's."""
+    spinning = MoveTime(cpu=3.0, wall=3.0, stalled=2.9)
+    assert spinning.excused == 0.0 and spinning.own == 3.0
+    assert charge(spinning) == pytest.approx(3.0 - GRACE)
+
+
+def test_the_longest_wait_is_one_thread_s_never_their_sum() -> None:
+    """Between two readings, the thread that waited most says what held the program up:
+    a second thread's waits, while the first sleeps or runs, are not added; a thread
+    born between the readings counts from zero."""
+    before = {(10, 1, 10): 1_000_000_000, (10, 1, 11): 0}
+    after = {(10, 1, 10): 1_300_000_000, (10, 1, 11): 200_000_000, (10, 1, 12): 250_000_000}
+    assert longest_wait(before, after) == pytest.approx(0.3)
+    assert longest_wait({}, {}) == 0.0
