@@ -316,6 +316,7 @@ class ServerSides:
                 live, ended("hosted-starved-twice", player=name, account=account)
             )
         else:
+            say(log, logging.WARNING, "game-replayed-starved", game=live.id, player=name)
             self.games.stop_game(live, ended("hosted-starved", player=name, account=account))
 
     def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
