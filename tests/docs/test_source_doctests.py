@@ -2,8 +2,9 @@
 example (``>>>``) is imported and its examples are run by :mod:`doctest`, so an example
 that no longer says what its function does fails here (the clock's ``charge`` is
 guarded by its own). The modules are found by walking the package
-(:func:`package_modules.module_names`), none left out: a module with an example that
-needs an extra imports it, as CI installs every extra. Only the modules with an example
+(:func:`package_modules.module_names`), none left out but ``adjacency.__main__``
+(importing it runs the command line; it holds no example): a module with an example
+that needs an extra imports it, as CI installs every extra. Only the modules with an example
 are imported, so the others' import cost is not paid here."""
 
 from __future__ import annotations
