@@ -10,14 +10,14 @@ from __future__ import annotations
 import io
 import tarfile
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from adjacency.hosting import build_output
-from adjacency.hosting.build_output import BUILD_BYTES, unpack
+from adjacency.hosting.build_output import BUILD_BYTES, bounded_to, build_bytes, unpack
 from adjacency.hosting.java_build import BuildFailed
-from adjacency.hosting.kinds import build_submission
+from adjacency.hosting.kinds import KINDS, build_submission
 from adjacency.hosting.sandbox_build import compile_in_sandbox
 from adjacency.sandbox import OUTPUT
 
@@ -50,7 +50,7 @@ def test_class_files_past_the_bound_are_refused(
         archive.writestr("src/Bot.java", BOT)
         archive.writestr("src/Folded.java", _folded())
     # The test's own bound (absent before the bound existed: then nothing refuses).
-    monkeypatch.setattr(build_output, "BUILD_BYTES", 2 << 20, raising=False)
+    monkeypatch.setitem(KINDS, "java", replace(KINDS["java"], build_bytes=2 << 20))
     with pytest.raises(BuildFailed, match=r"the build wrote more than 2 MiB, the most one build"):
         build_submission(buffer.getvalue(), sandbox_box / "build-1", windows=True)
     assert not list((sandbox_box / "build-1" / "build").rglob("*.class"))
@@ -67,7 +67,7 @@ def test_a_compiled_program_past_the_bound_is_refused_while_it_is_written(
     """Two units of 3 MiB each and their program of 6 MiB: 12 MiB written, each file
     under the per-file bound; the link's write past the bound (the test's: 8 MiB) is
     refused by the build's filesystem, and the build says so."""
-    monkeypatch.setattr(build_output, "BUILD_BYTES", 8 << 20)
+    monkeypatch.setitem(KINDS, "cpp", replace(KINDS["cpp"], build_bytes=8 << 20))
     engine = (
         "// answers aep with aepok\n#include <cstdio>\nextern char a[], b[];\n"
         'int main() { std::printf("%d\\n", a[0] + b[0]); }\n'
@@ -160,13 +160,21 @@ def test_only_the_archives_regular_files_inside_the_folder_land(tmp_path: Path) 
     assert not (tmp_path / "escape").exists()
 
 
-def test_an_archive_past_the_bound_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(build_output, "BUILD_BYTES", 4)
+def test_an_archive_past_the_bound_is_refused(tmp_path: Path) -> None:
     output = tmp_path / "out"
     output.mkdir()
-    with pytest.raises(BuildFailed, match="the build wrote more than 0 MiB"):
+    with (
+        bounded_to(4),
+        pytest.raises(BuildFailed, match="the build wrote more than 0 MiB"),
+    ):
         unpack(_archive([_entry("a", size=3), _entry("b", size=3)], b"abc"), output)
     with pytest.raises(BuildFailed, match="could not be read back"):
         unpack(b"not an archive" * 100, output)
+
+
+def test_every_kind_states_one_bound_in_its_table_entry() -> None:
+    assert {kind.build_bytes for kind in KINDS.values()} == {BUILD_BYTES}
+    assert build_bytes() == BUILD_BYTES  # outside a kind's build
+    with bounded_to(1 << 20):
+        assert build_bytes() == 1 << 20
+    assert build_bytes() == BUILD_BYTES

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import io
 import tarfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path, PurePosixPath
 
 from ..sandbox import OUTPUT, TMP
@@ -42,6 +44,28 @@ BUILD_BYTES = 64 << 20
 project, a JavaFX program, a compiled program): its output and its compiler's scratch
 files together. A course project's classes take a few hundred KiB, the kit's included;
 a compiled engine a few MiB. So one build adds at most this much to its team's bytes."""
+
+_bound: ContextVar[int] = ContextVar("build_bytes")
+"""The bound of the build this thread makes now (:func:`bounded_to`)."""
+
+
+def build_bytes() -> int:
+    """The most bytes the build this thread makes now may write: its kind's
+    (:attr:`~.kinds.ProgramKind.build_bytes`, set by :func:`bounded_to`), else
+    :data:`BUILD_BYTES`."""
+    return _bound.get(BUILD_BYTES)
+
+
+@contextmanager
+def bounded_to(size: int) -> Iterator[None]:
+    """The builds this thread makes inside write at most ``size`` bytes each (its kind's
+    bound, :attr:`~.kinds.ProgramKind.build_bytes`)."""
+    token = _bound.set(size)
+    try:
+        yield
+    finally:
+        _bound.reset(token)
+
 
 BUILT = f"{TMP}/out"
 """The compiler's output folder inside its sandbox, on the bounded ``/tmp``."""
@@ -54,7 +78,7 @@ def stream_bytes() -> int:
     """The most bytes the build's sandbox may write on its standard output and error
     together: its messages (:data:`MESSAGE_BYTES`), the archive of its output and the
     archive's headers (512 bytes a file, a class file some KiB)."""
-    return MESSAGE_BYTES + BUILD_BYTES + BUILD_BYTES // 4
+    return MESSAGE_BYTES + build_bytes() + build_bytes() // 4
 
 
 FULL = "No space left on device"
@@ -94,7 +118,7 @@ def past_the_bound(messages: str) -> str | None:
     if FULL not in messages:
         return None
     return (
-        f"the build wrote more than {BUILD_BYTES >> 20} MiB, the most one build may write "
+        f"the build wrote more than {build_bytes() >> 20} MiB, the most one build may write "
         "(its output and its compiler's scratch files together; a course project's take "
         "well under 1 MiB)"
     )
@@ -104,7 +128,7 @@ def unpack(archive: bytes, output: Path) -> None:
     """Write the regular files and folders of the tar ``archive`` (a build's output, as
     :func:`bounded` wrote it) under ``output`` (an empty folder of the server's); links,
     devices and names outside the folder are left out, and an archive holding more than
-    :data:`BUILD_BYTES` or not readable as one is refused
+    :func:`build_bytes` or not readable as one is refused
     (:class:`~adjacency.hosting.java_build.BuildFailed`)."""
     total = 0
     try:
@@ -121,7 +145,7 @@ def unpack(archive: bytes, output: Path) -> None:
                 if not member.isreg():
                     continue
                 total += member.size
-                if total > BUILD_BYTES:
+                if total > build_bytes():
                     raise BuildFailed(past_the_bound(FULL) or FULL)
                 source = tar.extractfile(member)
                 assert source is not None  # a regular file's data

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from ..bots.external import ExternalBot
 from ..sandbox import SUBMISSION, Limits
+from .build_output import BUILD_BYTES, bounded_to
 from .fx_build import is_program
 from .fx_kind import BUILD, LANGUAGE, build_fx_submission, fx_choices, fx_command, keep_form
 from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS, DrivenBot
@@ -68,8 +69,11 @@ class ProgramKind:
     played through its own window (checked by a game with each colour, from the start
     position only, its window's picture kept with a refusal); ``opening``: the seconds of
     its first move that are free (the opening of its game before its bot thinks; a
-    program that speaks the protocol itself opens nothing). A kind that leaves out one of
-    the fields without a default fails when this module is imported."""
+    program that speaks the protocol itself opens nothing); ``build_bytes``: the most bytes
+    one build of it writes, its output and its compiler's scratch files together, bounded
+    while they are written (:mod:`.build_output`; the same for every kind, and nothing
+    for a kind whose build writes nothing). A kind that leaves out one of the fields
+    without a default fails when this module is imported."""
 
     name: str
     build: Callable[[Intake, Program | None, Path], HostedBuild] | None
@@ -81,6 +85,7 @@ class ProgramKind:
     player: type[ExternalBot] = ExternalBot
     window: bool = False
     opening: float = 0.0
+    build_bytes: int = BUILD_BYTES
 
 
 def _java_command(bot: str, args: list[str]) -> list[str]:
@@ -170,17 +175,21 @@ def build_submission(data: bytes, folder: Path, *, windows: bool) -> HostedBuild
     upload.write_bytes(data)
     choices = fx_choices(upload)
     if choices is not None:
-        return build_fx_submission(upload, folder / BUILD, choices)
+        with bounded_to(KINDS[LANGUAGE].build_bytes):
+            return build_fx_submission(upload, folder / BUILD, choices)
     intake = take_in(upload)
     program = choose(intake)
     if program is None and intake.manifest is None and is_program(intake.of(".java")):
         if windows:
-            return _window(upload, intake, folder / BUILD)
-        return _adapter(intake, folder / BUILD)
+            with bounded_to(KINDS[LANGUAGE].build_bytes):
+                return _window(upload, intake, folder / BUILD)
+        with bounded_to(KINDS["java"].build_bytes):
+            return _adapter(intake, folder / BUILD)
     kind = "java" if program is None else program.language
     build = KINDS[kind].build
     assert build is not None  # only a program played through its window is built whole
-    return build(intake, program, folder / BUILD)
+    with bounded_to(KINDS[kind].build_bytes):
+        return build(intake, program, folder / BUILD)
 
 
 WINDOWS_ONLY = (

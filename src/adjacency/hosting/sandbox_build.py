@@ -36,8 +36,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..sandbox import OUTPUT, SUBMISSION, Limits, Outcome, Reason, run
-from . import build_output
-from .build_output import BUILD_BYTES, bounded, past_the_bound, stream_bytes, unpack
+from .build_output import (
+    BUILD_BYTES,
+    bounded,
+    build_bytes,
+    past_the_bound,
+    stream_bytes,
+    unpack,
+)
 from .intake import Intake
 from .java_build import (
     COMPILE_SECONDS,
@@ -126,8 +132,8 @@ def compile_in_sandbox(
     :class:`~adjacency.hosting.java_build.BuildFailed` naming ``tool`` where it was
     stopped or failed, with its output verbatim (``javac``'s after which later Java its
     sources need, where its errors say so: :mod:`.java_versions`), and saying so where
-    it wrote more than :data:`~.build_output.BUILD_BYTES`."""
-    limits = replace(BUILD_LIMITS, tmp_bytes=build_output.BUILD_BYTES, output_bytes=stream_bytes())
+    it wrote more than its kind's bound (:func:`~.build_output.build_bytes`)."""
+    limits = replace(BUILD_LIMITS, tmp_bytes=build_bytes(), output_bytes=stream_bytes())
     outcome = run(bounded(argv), submission=source, binds=binds, limits=limits)
     if outcome.reason is Reason.EXITED and outcome.returncode != 0:
         messages = _text(outcome.stdout) + _text(outcome.stderr)
