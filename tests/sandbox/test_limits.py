@@ -86,6 +86,41 @@ def test_a_tree_growing_past_the_memory_limit_is_ended(sandbox_box: Path) -> Non
     assert "memory (192 MiB)" in outcome.describe()
 
 
+MEMFDS = """\
+import os, sys, time
+os.fork(); os.fork()  # four processes, each holding memfds it never maps
+held = []
+for _ in range(100):
+    fd = os.memfd_create("hidden")
+    for _ in range(8):
+        os.write(fd, b"x" * (1 << 20))
+    held.append(fd)
+print("held", len(held), flush=True)
+time.sleep(3600)
+"""
+"""Four processes, each writing 100 memfds of 8 MiB (3.2 GiB in all) that no process
+maps: no resident memory any process shows."""
+
+
+def test_memory_no_process_maps_is_counted_and_ended_at_the_limit(sandbox_box: Path) -> None:
+    """Memfds that are written and never mapped show in no process's resident memory,
+    but their pages are the sandbox's: its group's limit (its memory and its /tmp
+    together) counts them, the kernel stops the program there, and the outcome says
+    its memory ended it. The group never held more than its limit."""
+    program = write_program(sandbox_box, "memfds.py", MEMFDS)
+    limits = sandbox.Limits(memory_bytes=256 * MIB, tmp_bytes=64 * MIB, wall_seconds=GUARD)
+    process = sandbox.SandboxedProcess([PYTHON, program], submission=sandbox_box, limits=limits)
+    process.start()
+    try:
+        wait_until(lambda: process.returncode is not None, "the memfds' program is stopped")
+        assert process.reason is sandbox.Reason.MEMORY, process.describe_exit()
+    finally:
+        outcome = process.end()
+    assert outcome.reason is sandbox.Reason.MEMORY, outcome
+    assert "memory (256 MiB)" in outcome.describe()
+    assert 0 < outcome.memory_peak <= limits.memory_bytes + limits.tmp_bytes, outcome
+
+
 def test_an_endless_loop_ends_at_its_cpu_time(sandbox_box: Path) -> None:
     program = write_program(sandbox_box, "loop.py", "while True:\n    pass\n")
     limits = sandbox.Limits(cpu_seconds=1, wall_seconds=GUARD)

@@ -114,12 +114,22 @@ class Group:
     """One sandbox's cgroup: ``path`` its folder. Reading it never fails: a group gone
     reads as its last figures."""
 
-    def __init__(self, path: Path, cpu_v1: Path | None = None) -> None:
+    def __init__(
+        self, path: Path, cpu_v1: Path | None = None, memory_v1: Path | None = None
+    ) -> None:
         self.path = path
         self.cpu_v1 = cpu_v1
         """Its group in a v1 ``cpu`` hierarchy, holding its quota (a hybrid host)."""
+        self.memory_v1 = memory_v1
+        """Its group in a v1 ``memory`` hierarchy, holding its memory limit (a hybrid
+        host)."""
+        self.memory: int | None = None
+        """The bytes of memory its processes hold at most together (:meth:`cap_memory`),
+        ``None`` where no limit could be set."""
         self._usage = 0.0
         self._waited = 0.0
+        self._oom_kills = 0
+        self._memory_peak = 0
         self.cores: float | None = None
         """The cores its processes get at most (:data:`CORES`), ``None`` where no cap
         could be set."""
@@ -133,8 +143,54 @@ class Group:
     def entries(self) -> list[Path]:
         """Every file a process writes its pid into to enter the group (its v1 ``cpu``
         group's too, where it has one)."""
-        extra = [self.cpu_v1 / "cgroup.procs"] if self.cpu_v1 is not None else []
+        extra = [g / "cgroup.procs" for g in (self.cpu_v1, self.memory_v1) if g is not None]
         return [self.procs, *extra]
+
+    def cap_memory(self, limit: int) -> int | None:
+        """Hold every page its processes hold together to ``limit`` bytes: anonymous
+        memory, shared memory and memfds, its tmpfs's files, the kernel's memory for
+        them (``memory.max``, else the v1 group's ``memory.limit_in_bytes``); past it
+        the kernel reclaims what it can and then kills within the group only. The limit
+        set, or ``None`` where none could be."""
+        try:
+            (self.path / "memory.max").write_text(str(limit))
+            self.memory = limit
+            return limit
+        except OSError:
+            pass
+        if self.memory_v1 is not None:
+            try:
+                (self.memory_v1 / "memory.limit_in_bytes").write_text(str(limit))
+                self.memory = limit
+                return limit
+            except OSError:
+                pass
+        return None
+
+    def oom_kills(self) -> int:
+        """How many of its processes the kernel killed for the group's memory limit
+        (``memory.events``'s, else ``memory.oom_control``'s ``oom_kill``)."""
+        for path, name in ((self.path / "memory.events", "oom_kill"),) + (
+            ((self.memory_v1 / "memory.oom_control", "oom_kill"),)
+            if self.memory_v1 is not None
+            else ()
+        ):
+            value = _field(path, name)
+            if value is not None:
+                self._oom_kills = max(self._oom_kills, value)
+        return self._oom_kills
+
+    def memory_peak(self) -> int:
+        """The most bytes its processes held together so far (``memory.peak``, else
+        ``memory.max_usage_in_bytes``); 0 where not read."""
+        for path in (
+            self.path / "memory.peak",
+            *([self.memory_v1 / "memory.max_usage_in_bytes"] if self.memory_v1 else []),
+        ):
+            value = _number(path)
+            if value is not None:
+                self._memory_peak = max(self._memory_peak, value)
+        return self._memory_peak
 
     def cap_cores(self, cores: float = CORES) -> float | None:
         """Hold its processes to ``cores`` together (``cpu.max``, else the v1 group's
@@ -206,17 +262,20 @@ class Group:
             (self.path / "cgroup.kill").write_text("1")
 
     def _remove_v1(self) -> None:
-        """Remove its v1 ``cpu`` group (its processes are gone with the v2 group's: the
-        same processes)."""
-        if self.cpu_v1 is not None:
-            with contextlib.suppress(OSError):
-                self.cpu_v1.rmdir()
+        """Remove its v1 ``cpu`` and ``memory`` groups (their processes are gone with the
+        v2 group's: the same processes)."""
+        for folder in (self.cpu_v1, self.memory_v1):
+            if folder is not None:
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
 
     def remove(self) -> bool:
         """Remove the group once its processes are gone (up to :data:`REMOVE_WAIT` s);
         its figures stay readable from this object. True once removed."""
         self.cpu_seconds()
         self.waited_seconds()
+        self.oom_kills()
+        self.memory_peak()
         deadline = time.monotonic() + REMOVE_WAIT
         while True:
             try:
@@ -269,10 +328,10 @@ def own_group() -> Path | None:
     return None
 
 
-def own_cpu_v1() -> Path | None:
-    """This process's group in a v1 hierarchy holding the ``cpu`` controller (its line
-    in ``/proc/self/cgroup`` under that hierarchy's mount), or ``None`` where ``cpu`` is
-    no v1 controller here."""
+def own_v1(controller: str) -> Path | None:
+    """This process's group in the v1 hierarchy holding ``controller`` (its line in
+    ``/proc/self/cgroup`` under that hierarchy's mount), or ``None`` where it is no v1
+    controller here."""
     try:
         lines = Path("/proc/self/cgroup").read_text().splitlines()
         mounts = Path("/proc/self/mountinfo").read_text().splitlines()
@@ -281,15 +340,21 @@ def own_cpu_v1() -> Path | None:
     own = None
     for line in lines:
         _, controllers, path = line.split(":", 2)
-        if "cpu" in controllers.split(","):
+        if controller in controllers.split(","):
             own = path
     if own is None:
         return None
     for mount in mounts:
         fields = mount.split()
-        if " - cgroup " in mount and "cpu" in fields[-1].split(",") and len(fields) > 4:
+        if " - cgroup " in mount and controller in fields[-1].split(",") and len(fields) > 4:
             return Path(fields[4]) / own.lstrip("/")
     return None
+
+
+def own_cpu_v1() -> Path | None:
+    """This process's group in a v1 hierarchy holding the ``cpu`` controller, or
+    ``None`` where ``cpu`` is no v1 controller here (:func:`own_v1`)."""
+    return own_v1("cpu")
 
 
 def parent() -> Path | None:
@@ -331,13 +396,14 @@ def _find_parent() -> Path | None:
 
 
 def _enable_cpu(folder: Path) -> None:
-    """Let the groups under ``folder`` have the ``cpu`` controller where this host
-    allows it (the folder's own parent must offer it, which a delegated unit's group
+    """Let the groups under ``folder`` have the ``cpu`` and ``memory`` controllers where
+    this host allows it (the folder's own parent must offer it, which a delegated unit's group
     holding a process cannot: then the v1 hierarchy, or nothing)."""
     for level in (folder.parent, folder):
-        with contextlib.suppress(OSError):
-            if "cpu" in (level / "cgroup.controllers").read_text().split():
-                (level / "cgroup.subtree_control").write_text("+cpu")
+        for controller in ("cpu", "memory"):
+            with contextlib.suppress(OSError):
+                if controller in (level / "cgroup.controllers").read_text().split():
+                    (level / "cgroup.subtree_control").write_text(f"+{controller}")
 
 
 def _weigh(folder: Path, weight: Weight, v1: bool) -> None:
@@ -354,25 +420,31 @@ def _weigh(folder: Path, weight: Weight, v1: bool) -> None:
             (folder / "cpu.idle").write_text("1")
 
 
-_v1: list[Path | None] = []  # the v1 cpu folder of the groups, once looked for
+_v1: dict[str, Path | None] = {}  # the v1 folders of the groups, by controller, once
 
 
-def _cpu_v1_folder() -> Path | None:
-    """The folder of the sandboxes' v1 ``cpu`` groups (:data:`FOLDER` below this
+def _v1_folder(controller: str) -> Path | None:
+    """The folder of the sandboxes' v1 ``controller`` groups (:data:`FOLDER` below this
     process's own), made if need be; ``None`` where there is none to write."""
     with _lock:
-        if not _v1:
-            own = own_cpu_v1()
+        if controller not in _v1:
+            own = own_v1(controller)
             folder = own / FOLDER if own is not None else None
             if folder is not None:
                 try:
                     folder.mkdir(exist_ok=True)
                     _sweep(folder)
-                    _weigh(folder, TOP_WEIGHT, v1=True)
+                    if controller == "cpu":
+                        _weigh(folder, TOP_WEIGHT, v1=True)
                 except OSError:
                     folder = None
-            _v1.append(folder)
-        return _v1[0]
+            _v1[controller] = folder
+        return _v1[controller]
+
+
+def _cpu_v1_folder() -> Path | None:
+    """The folder of the sandboxes' v1 ``cpu`` groups (:func:`_v1_folder`)."""
+    return _v1_folder("cpu")
 
 
 _classes: dict[tuple[Path, Priority], Path | None] = {}  # class folders made, by parent
@@ -438,6 +510,12 @@ def create(priority: Priority = Priority.GAME) -> Group | None:
             with contextlib.suppress(OSError):
                 (v1 / name).mkdir()
                 group.cpu_v1 = v1 / name
+    if not (path / "memory.max").exists():
+        memory = _v1_folder("memory")
+        if memory is not None:
+            with contextlib.suppress(OSError):
+                (memory / name).mkdir()
+                group.memory_v1 = memory / name
     if group.cap_cores() is None and not _said_uncapped:
         _said_uncapped.append(True)
         log.warning(

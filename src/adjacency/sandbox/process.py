@@ -294,6 +294,8 @@ class SandboxedProcess:
         if os.access(command_line.SETPRIV, os.X_OK) or not who.private:
             self._group = cgroup.create(self.priority)
         if self._group is not None:
+            # Every page it holds, its /tmp's files and memfds included, counted together.
+            self._group.cap_memory(self.limits.memory_bytes + self.limits.tmp_bytes)
             user = (who.uid, who.gid) if who.private else None
             argv = command_line.enter_group(argv, self._group.entries, user)
             drop = {}
@@ -529,6 +531,7 @@ class SandboxedProcess:
         if self._group is not None:
             self._group.kill()  # anything that left the tree but not the group
             self._usage.cpu = max(self._usage.cpu, self._group.cpu_seconds())
+            self._usage.memory_peak = max(self._usage.memory_peak, self._group.memory_peak())
         who = self._identity
         assert who is not None
         leftovers = self._leftovers()
@@ -590,7 +593,7 @@ class SandboxedProcess:
             cap = min(cap, self._cpu_cap)
         if usage.cpu > cap:
             self._stop(Reason.CPU)
-        elif usage.memory > self.limits.memory_bytes:
+        elif usage.memory > self.limits.memory_bytes or self._out_of_memory():
             self._stop(Reason.MEMORY)
         elif now - self._started > self.limits.wall_seconds:
             self._stop(Reason.WALL)
@@ -614,6 +617,11 @@ class SandboxedProcess:
                 usage.memory = proctree.resident_bytes(infos)
                 usage.memory_peak = max(usage.memory_peak, usage.memory)
             return usage
+
+    def _out_of_memory(self) -> bool:
+        """Whether the kernel killed a process of its group for the group's memory
+        limit (:meth:`~.cgroup.Group.oom_kills`)."""
+        return self._group is not None and self._group.oom_kills() > 0
 
     def _stop(self, reason: Reason) -> None:
         """Record ``reason`` (the first one wins) and SIGKILL bubblewrap and its tree;
@@ -674,8 +682,15 @@ class SandboxedProcess:
             if usage is not None:
                 self._rusage_cpu = usage.ru_utime + usage.ru_stime
             if self._reason is None:
-                # SIGXCPU (128+24): the kernel's per-process backstop of the CPU limit.
-                self._reason = Reason.CPU if code == 128 + signal.SIGXCPU else Reason.EXITED
+                # SIGXCPU (128+24): the kernel's per-process backstop of the CPU limit; a
+                # kill by its group's memory limit: its memory.
+                self._reason = (
+                    Reason.CPU
+                    if code == 128 + signal.SIGXCPU
+                    else Reason.MEMORY
+                    if self._out_of_memory()
+                    else Reason.EXITED
+                )
                 self._ended_at = time.monotonic()
             self._exited.set()
             return code
