@@ -164,6 +164,13 @@ def test_a_line_cut_for_its_length_ends_at_a_sentence(tmp_path: Path) -> None:
     )
 
 
+def test_a_programs_own_cut_line_is_quoted_as_the_client_cut_it(tmp_path: Path) -> None:
+    own = "Score: " + "x" * 300
+    failure = failed_move(ExternalBot(f"{engine(tmp_path, 'exits', stderr=(own,))}"))
+    told = team_words(failure.detail).split("\n")
+    assert told[1] == f"  {own[:200]}... ({len(own)} characters)"
+
+
 def test_a_cut_line_with_no_sentence_end_keeps_its_cut() -> None:
     line = "x" * 200 + "... (5000 characters)"
     assert whole_sentences(line) == line

@@ -19,7 +19,8 @@ client says in the protocol's terms is said in what the student sees
 (:data:`STUDENT_WORDS`: the program did not finish opening, gave no move, your bot chose
 e4, which is occupied). A finding of the driver's that names the team's bug (your bot
 chose an occupied square, your window flips diagonal neighbours) comes first, after what
-happened. A line the client cut for its length is cut back to its last whole sentence.
+happened. A line of the driver's that the client cut for its length is cut back to its
+last whole sentence.
 """
 
 from __future__ import annotations
@@ -131,7 +132,8 @@ def team_words(detail: str) -> str:
     first, *more = head.split("\n")  # a driven program's illegal answer: the driver's lines
     head = student_words(_COMMAND.sub("the program ", first))
     lines = [*more, *(line.removeprefix("  ") for line in tail.split("\n") if quoted)]
-    said = [whole_sentences(line.removeprefix(SAID)) for line in lines]
+    said = [whole_sentences(line.removeprefix(SAID)) if line.startswith(SAID) else line
+            for line in lines]  # fmt: skip
     head = _with_finding(head, said)
     said = [line for line in said if MARKED.match(line) is None]
     if not quoted:
@@ -155,9 +157,10 @@ def student_words(text: str) -> str:
 
 
 def whole_sentences(line: str) -> str:
-    """``line``, or where the protocol's client cut it for its length, what it kept up
-    to its last sentence's end (``.``, ``;``, ``:`` before a space) and a note of the
-    rest; a cut line with no sentence end keeps its cut, as a program's own long line."""
+    """``line`` (the driver's words, never a program's own line, which is quoted as it
+    was), or where the protocol's client cut it for its length, what it kept up to its
+    last sentence's end (``.``, ``;``, ``:`` before a space) and a note of the rest; a
+    cut line with no sentence end keeps its cut."""
     cut = CUT.match(line)
     if cut is None:
         return line
