@@ -189,8 +189,8 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
         assert page.locator(".code .row").count() == len(TUNED.splitlines())
         audited_here(page, locale, size, allowed)
 
-        kept = hashlib.sha256(uploads["alpha", 2]).hexdigest()
-        expect(page.locator("#hashes")).to_contain_text(kept)  # the download's SHA-256
+        kept_sha = hashlib.sha256(uploads["alpha", 2]).hexdigest()
+        expect(page.locator("#hashes")).to_contain_text(kept_sha)  # the download's SHA-256
         with page.expect_download() as download:
             page.click("#zip")
         assert Path(download.value.path()).read_bytes() == uploads["alpha", 2]

@@ -212,8 +212,8 @@ def test_the_code_view_shows_every_kept_file_and_names_what_the_upload_left_out(
     api = "/api/league/admin/members/team1/submissions"
     again = upload(url, data, ADMIN, api)
     assert again.status == 201 and not again.body["new"] and again.body["same_bytes"]
-    other = project(files, {**sdk, **picture, "lib/javafx-sdk/lib/extra.jar": b"\x00" * 10})
-    other = upload(url, other, ADMIN, api)
+    repacked = project(files, {**sdk, **picture, "lib/javafx-sdk/lib/extra.jar": b"\x00" * 10})
+    other = upload(url, repacked, ADMIN, api)
     assert not other.body["new"] and other.body["same_bytes"] is False
     assert other.body["submission"]["version"] == 1
 
