@@ -177,6 +177,55 @@ def test_filling_the_disk_stops_at_the_size_of_its_tmp(sandbox_box: Path) -> Non
     assert code == "ENOSPC" and 6 * MIB <= int(written) <= 8 * MIB, outcome
 
 
+WRITES_AND_RUNS = """\
+import ctypes, glob, os, shutil, subprocess
+
+shutil.copy("/bin/true", "/tmp/true")
+os.chmod("/tmp/true", 0o755)
+try:
+    subprocess.run(["/tmp/true"], check=True)
+    print("exec ran")
+except OSError as exc:
+    print("exec", type(exc).__name__)
+library = sorted(glob.glob("/usr/lib/*/libm.so.6"))[0]
+shutil.copy(library, "/tmp/own.so")
+try:
+    ctypes.CDLL("/tmp/own.so")
+    print("load ran")
+except OSError:
+    print("load refused")
+with open("/tmp/move.c", "w") as source:
+    source.write("int answer(void) { return 3; }\\n")
+made = subprocess.run(
+    ["gcc", "-shared", "-fPIC", "/tmp/move.c", "-o", "/tmp/move.so"], capture_output=True
+)
+print("compiled" if made.returncode == 0 else "no compiler")
+"""
+"""Writes a program and a native library into /tmp and runs them, then compiles one."""
+
+
+@pytest.mark.parametrize("priority", list(sandbox.Priority), ids=lambda p: p.value)
+def test_nothing_written_in_tmp_runs_and_no_compiler_is_there_at_play(
+    sandbox_box: Path, priority: sandbox.Priority
+) -> None:
+    """A program that writes a program or a native library (its bytes from anywhere: a
+    copy here, a JNI library in a JVM's hands) into its /tmp cannot run or load it: the
+    tmpfs is noexec. Outside a build (a game, a check) no compiler is there either;
+    a build's keeps its compiler, and still runs nothing it wrote."""
+    outcome = sandbox.run(
+        [PYTHON, write_program(sandbox_box, "runs.py", WRITES_AND_RUNS)],
+        submission=sandbox_box,
+        priority=priority,
+    )
+    assert outcome.returncode == 0, outcome.stderr.decode()
+    built = "compiled" if priority is sandbox.Priority.BUILD else "no compiler"
+    assert outcome.stdout.decode().split("\n")[:3] == [
+        "exec PermissionError",
+        "load refused",
+        built,
+    ], outcome.stdout
+
+
 def test_an_output_folder_is_the_only_host_folder_it_writes(sandbox_box: Path) -> None:
     with reachable_folder() as output:
         outcome = sandbox.run(

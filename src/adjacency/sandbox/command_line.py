@@ -11,9 +11,11 @@
 - a file system of its own: the system read-only (``/usr`` and the merged-/usr
   links; of ``/etc`` only the dynamic linker's cache and what a JDK reads), the
   submission read-only at :data:`SUBMISSION`, an optional output folder writable at
-  :data:`OUTPUT`, a private ``/tmp`` (tmpfs of ``tmp_bytes``), a fresh ``/proc`` of
-  its pid namespace and a minimal ``/dev`` (the root and ``/dev`` read-only too);
-  nothing else of the host (no /home, /root, /work, /var, /run, nor the host's /tmp);
+  :data:`OUTPUT`, a private ``/tmp`` (tmpfs of ``tmp_bytes``: where the caller gives
+  one, a ``noexec`` tmpfs of its own, :mod:`.scratch`), a fresh ``/proc`` of its pid
+  namespace and a minimal ``/dev`` (the root and ``/dev`` read-only too); nothing else
+  of the host (no /home, /root, /work, /var, /run, nor the host's /tmp); and, but for
+  a build, no compiler, assembler or linker (:data:`COMPILERS` hidden);
 - an environment of its own (``--clearenv``): PATH, HOME and TMPDIR at ``/tmp``,
   LANG, and what the caller adds.
 """
@@ -49,6 +51,19 @@ ETC = ("ld.so.cache", "alternatives", "java-*-openjdk")
 """What of /etc a JDK, Node and Python need: the linker's cache, the alternatives
 links (/usr/bin/java points through them), the JDK's configuration."""
 
+COMPILERS = ("/usr/lib/gcc", "/usr/libexec/gcc", "/usr/lib/llvm-*")
+"""The folders of the compilers' own programs (GCC's ``cc1``, ``cc1plus``, ``collect2``;
+LLVM's): hidden behind an empty folder in a sandbox that is no build, so no program
+compiles anything at play."""
+
+BINUTILS = tuple(
+    f"{prefix}{name}"
+    for prefix in ("", "*-linux-gnu-")
+    for name in ("as", "ld", "ld.bfd", "ld.gold", "ld.lld")
+)
+"""The assembler's and linkers' names in ``/usr/bin``, each hidden the same way (an empty
+file in its place; never ``ld.so``, the dynamic loader every program needs)."""
+
 SETPRIV = "/usr/bin/setpriv"
 """util-linux's setpriv: drops root to a sandbox's uid after the process entered its
 cgroup (:func:`enter_group`)."""
@@ -70,6 +85,21 @@ def system_binds() -> list[str]:
     for pattern in ETC:
         for path in sorted(glob.glob(f"/etc/{pattern}")):
             args += ["--ro-bind", path, path]
+    return args
+
+
+def no_compilers() -> list[str]:
+    """bubblewrap's arguments hiding :data:`COMPILERS` and :data:`BINUTILS` that this
+    host has."""
+    args: list[str] = []
+    for pattern in COMPILERS:
+        for path in sorted(glob.glob(pattern)):
+            if os.path.isdir(path):
+                args += ["--tmpfs", path]
+    for pattern in BINUTILS:
+        for path in sorted(glob.glob(f"/usr/bin/{pattern}")):
+            if os.path.isfile(path):
+                args += ["--ro-bind", "/dev/null", path]
     return args
 
 
@@ -99,12 +129,16 @@ def command(
     binds: Mapping[str, Path] | None = None,
     env: Mapping[str, str] | None = None,
     seccomp_fd: int | None = None,
+    tmp: Path | None = None,
+    compilers: bool = True,
 ) -> list[str]:
     """The whole command line: prlimit, bubblewrap with the sandbox, then ``argv``
     (run in :data:`SUBMISSION`). ``binds`` adds read-only folders or files (a target
     inside the sandbox -> a host path); ``env`` adds environment variables;
     ``seccomp_fd`` is an open file of a seccomp program bubblewrap installs last
-    (:mod:`.seccomp`)."""
+    (:mod:`.seccomp`); ``tmp`` a host folder bound as its ``/tmp`` (a ``noexec``
+    tmpfs of its own, :mod:`.scratch`; ``None``: bubblewrap's tmpfs); without
+    ``compilers``, no compiler, assembler or linker is there (:func:`no_compilers`)."""
     args = [
         BWRAP,
         "--unshare-user",
@@ -123,13 +157,15 @@ def command(
         "/proc",
         "--dev",
         "/dev",
-        "--size",
-        str(limits.tmp_bytes),
-        "--tmpfs",
-        TMP,
+        *(
+            ["--bind", str(tmp), TMP]
+            if tmp is not None
+            else ["--size", str(limits.tmp_bytes), "--tmpfs", TMP]
+        ),
         "--ro-bind",
         str(submission),
         SUBMISSION,
+        *([] if compilers else no_compilers()),
     ]
     if output is not None:
         args += ["--bind", str(output), OUTPUT]

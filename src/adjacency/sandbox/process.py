@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import IO
 
 from ..system import proctree
-from . import available, cgroup, command_line, identity, seccomp, spawner
+from . import available, cgroup, command_line, identity, scratch, seccomp, spawner
 from .accounting import Ledger, Thread, longest_wait, server_delay
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
@@ -185,6 +185,7 @@ class SandboxedProcess:
         self._outcome: Outcome | None = None
         self._cpu_cap: float | None = None
         self._group: cgroup.Group | None = None
+        self._tmp: Path | None = None
         self.heard_at = 0.0
         """When its standard output last said something (``time.monotonic``, as its
         reader read it): a move's answer came then, whatever the server's threads took
@@ -278,6 +279,8 @@ class SandboxedProcess:
     ) -> subprocess.Popen[bytes]:
         """Start the command line: in a cgroup of its own where one can be made (then
         charged by the group, :mod:`.cgroup`), else as it is (charged from ``/proc``)."""
+        owner = (who.uid, who.gid) if who.private else (os.getuid(), os.getgid())
+        self._tmp = scratch.make(self.limits.tmp_bytes, *owner)
         argv = command_line.command(
             self.argv,
             submission=self.submission,
@@ -287,6 +290,8 @@ class SandboxedProcess:
             binds=self.binds,
             env=self.env,
             seccomp_fd=filter_fd,
+            tmp=self._tmp,
+            compilers=self.priority is cgroup.Priority.BUILD,
         )
         drop: dict[str, object] = (
             {"user": who.uid, "group": who.gid, "extra_groups": []} if who.private else {}
@@ -313,8 +318,12 @@ class SandboxedProcess:
         )
 
     def _drop_group(self) -> None:
+        """Remove its cgroup and unmount its ``/tmp`` (once its processes are gone)."""
         if self._group is not None:
             self._group.remove()
+        if self._tmp is not None:
+            scratch.remove(self._tmp)
+            self._tmp = None
 
     def send_line(self, text: str) -> None:
         """Write one line to its standard input; :class:`OSError` once it cannot receive,
