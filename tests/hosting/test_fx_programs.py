@@ -202,7 +202,7 @@ HOSTILE_LOSSES = {
         [
             "sent no bestmove",
             "the JavaFX thread is TIMED_WAITING in the program at Bot.java:",
-            "its board could not be read: its window does not answer",
+            "its board as its window last showed it, top row first:",  # it does not answer
         ],
         8.0,
     ),

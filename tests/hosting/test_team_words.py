@@ -171,6 +171,20 @@ def test_a_programs_own_cut_line_is_quoted_as_the_client_cut_it(tmp_path: Path) 
     assert told[1] == f"  {own[:200]}... ({len(own)} characters)"
 
 
+def test_a_cut_line_keeps_its_last_whole_clause() -> None:
+    """The driver's account of a hung window, its frames past the client's cut: the team
+    reads where its program waited, up to the last whole clause."""
+    line = (
+        "the program's window has not answered for 3 s; the JavaFX thread is TIMED_WAITING "
+        "in the program at Bot.java:12, at java.base@17.0.15/java.lang.Thread.sleep(Native "
+        "Method) < app//Bot.move(Bo... (298 characters)"
+    )
+    assert whole_sentences(line) == (
+        "the program's window has not answered for 3 s; the JavaFX thread is TIMED_WAITING "
+        "in the program at Bot.java:12 (and more: 298 characters in all)"
+    )
+
+
 def test_a_cut_line_with_no_sentence_end_keeps_its_cut() -> None:
     line = "x" * 200 + "... (5000 characters)"
     assert whole_sentences(line) == line

@@ -121,7 +121,8 @@ EXITED = re.compile(r"the program exited with status \d+")
 CUT = re.compile(r"^(?P<kept>.*)\.\.\. \((?P<length>\d+) characters\)$")
 """A line the protocol's client cut for its length (:func:`~adjacency.protocol.client.cut`)."""
 
-SENTENCE_END = re.compile(r"[.;:!?](?=\s)")
+SENTENCE_END = re.compile(r"[.;:!?,](?=\s)")
+"""Where a sentence or a clause of it ends: a cut line is cut back to the last one."""
 
 
 def team_words(detail: str) -> str:
@@ -158,9 +159,9 @@ def student_words(text: str) -> str:
 
 def whole_sentences(line: str) -> str:
     """``line`` (the driver's words, never a program's own line, which is quoted as it
-    was), or where the protocol's client cut it for its length, what it kept up to its
-    last sentence's end (``.``, ``;``, ``:`` before a space) and a note of the rest; a
-    cut line with no sentence end keeps its cut."""
+    was), or where the protocol's client cut it for its length, what it kept up to the
+    last end of a sentence or clause (``.``, ``;``, ``:``, ``,`` before a space) and a
+    note of the rest; a cut line with no such end keeps its cut."""
     cut = CUT.match(line)
     if cut is None:
         return line
