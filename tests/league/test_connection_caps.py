@@ -315,3 +315,37 @@ def test_a_crowd_under_a_low_file_limit_is_refused_clearly_and_never_reaches_it(
     finally:
         server.terminate()
         server.wait(30)
+
+
+def test_a_team_holding_its_address_s_places_keeps_no_other_team_out(tmp_path: Path) -> None:
+    """One team behind the class's address holds every place of it (keep-alive
+    connections asking for a stylesheet, as in a forfeit bought with connections):
+    beyond the address's cap, a request with no token is a 429 that closes its
+    connection, but the other team's bot (its token on its socket) connects, is
+    paired and plays its game; the attacker's own token gets no more than its share of
+    the places beyond the cap."""
+    db = tmp_path / "league.db"
+    make_league(db, base=600.0)
+    attacker, victim, other = (add_member(db, name) for name in ("mallory", "alice", "bob"))
+    limits = SocketLimits(header_timeout=GUARD, per_address=8, tokened=16, per_token=2)
+    with league_app(db, limits) as (app, host, port), ExitStack() as stack:
+        guard = app.state.connections
+        held = [stack.enter_context(from_address((host, port), "127.0.0.1")) for _ in range(8)]
+        assert {get(sock, "/league-static/league.css") for sock in held} == {b"HTTP/1.1 200 OK"}
+        with from_address((host, port), "127.0.0.1") as anonymous:  # beyond: no token
+            status, body = answer(anonymous, "/league-static/league.css")
+            assert status == b"HTTP/1.1 429 Too Many Requests", status
+            assert b"token" in body and closed(anonymous)
+        mine = [stack.enter_context(from_address((host, port), "127.0.0.1")) for _ in range(3)]
+        assert [get(sock, "/api/league", attacker) for sock in mine[:2]] == [b"HTTP/1.1 200 OK"] * 2
+        assert get(mine[2], "/api/league", attacker) == b"HTTP/1.1 429 Too Many Requests"
+        url = f"ws://{host}:{port}{CONNECT_PATH}"
+        seen: list[str] = []
+        headers = {"Authorization": f"Bearer {other}"}
+        stack.enter_context(connect(url, additional_headers=headers, open_timeout=GUARD))
+        headers = {"Authorization": f"Bearer {victim}"}
+        with connect(url, additional_headers=headers, open_timeout=GUARD) as alice:
+            while not any('"game_start"' in m for m in seen):  # paired and playing
+                seen.append(str(alice.recv(timeout=GUARD)))
+        assert '"welcome"' in seen[0]
+        assert guard.open["127.0.0.1"] == 8  # the address's own cap never grew

@@ -44,7 +44,7 @@ from .play.hall import Hall
 from .play.hosted import HostedPlayers
 from .play.house import HousePlayers
 from .play.scheduler import TICK
-from .reserve import KeepRoom
+from .reserve import KeepRoom, TokenedPlaces
 from .routers import (
     admin,
     challenges,
@@ -182,6 +182,7 @@ def create_app(
     app.state.receiving = asyncio.Semaphore(submissions.RECEIVING)
     app.add_middleware(BodyLimit, limit=8192, streamed=uploads)
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts)
+    app.add_middleware(TokenedPlaces, league=app)  # beyond an address's cap: tokens only
     app.add_middleware(KeepRoom, league=app)  # outermost: a refusal costs no other work
     install_error_handlers(app)
     install_security_headers(app)  # on every response, refusals and errors included

@@ -14,13 +14,21 @@ admin token and the teacher's page and its files; a bot's WebSocket is refused t
 way unless the bot has a game in play (:func:`keeps_room_for`, asked by the connection
 route once the bot is known). An app served without a guard keeps no room. The
 refusal and the pressed test are both servers' (:mod:`adjacency.serving.room`).
+
+And the places beyond an address's cap (:attr:`~adjacency.serving.sockets.SocketLimits.
+tokened`): a class behind one address shares its cap, so one team holding every place
+of it (keep-alive connections asking for a stylesheet) would keep another team's bot
+out of its event games. A connection opened beyond the cap is served by
+:class:`TokenedPlaces` only for requests carrying a known token (a team's, a person's,
+the teacher's), at most :attr:`~adjacency.serving.sockets.SocketLimits.per_token` such
+connections a token; anything else there is a 429 that closes it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from starlette.types import ASGIApp, Scope
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..serving import room
 from ..serving.room import pressed as pressed
@@ -62,3 +70,60 @@ class KeepRoom(room.KeepRoom):
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         token = bearer(headers)
         return token is not None and bool(self.league.state.store.meta.is_admin(token))
+
+
+CROWDED = (
+    "your address holds as many connections as one address may; beyond them a request is "
+    "served only with a team's or a person's token (adjacency connect and league submit "
+    "send theirs): close some or try again shortly"
+)
+"""The detail of a refusal beyond an address's cap."""
+
+
+class TokenedPlaces:
+    """ASGI middleware: a request on a connection opened beyond its address's cap
+    (:meth:`~adjacency.serving.sockets.ConnectionGuard.beyond`) is served only with a
+    token of the league's (a member's, revoked or not is the routes' to judge, or the
+    teacher's), each token on at most ``per_token`` such connections; else HTTP 429
+    that closes the connection, or a WebSocket closed before it opens (policy, 1008)."""
+
+    def __init__(self, app: ASGIApp, league: Any) -> None:
+        self.app = app
+        self.league = league
+        self.holders: dict[str, set[tuple[str, int]]] = {}
+        """The connections beyond their address's cap each token holds (by peer)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        guard = getattr(self.league.state, "connections", None)
+        client = scope.get("client")
+        peer = (str(client[0]), int(client[1])) if client else None
+        if (
+            scope["type"] not in ("http", "websocket")
+            or guard is None
+            or not guard.beyond(peer)
+            or self._admit(scope, guard, peer)
+        ):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": "address full"})
+            return
+        await room.refuse(send, 429, CROWDED, "address_full")
+
+    def _admit(self, scope: Scope, guard: Any, peer: tuple[str, int] | None) -> bool:
+        """Whether the request on ``peer``'s connection (beyond its address's cap)
+        carries a known token with a place left, taking one for it."""
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        token = bearer(headers)
+        store = self.league.state.store
+        if token is None or not (
+            store.members.authenticate(token) is not None or store.meta.is_admin(token)
+        ):
+            return False
+        held = {p for p in self.holders.get(token, set()) if guard.beyond(p)}
+        if peer not in held and len(held) >= guard.limits.per_token:
+            self.holders[token] = held
+            return False
+        held.add(peer)  # type: ignore[arg-type]
+        self.holders[token] = held
+        return True

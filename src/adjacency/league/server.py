@@ -29,6 +29,13 @@ SETTINGS_COMPARED = ("rows", "cols", "rounds", "base", "increment", "move_time")
 from them)."""
 
 
+LEAGUE_SOCKETS = SocketLimits(tokened=256)
+"""The league's connection limits: the defaults, and 256 connections an address may
+open beyond its cap for requests carrying a team's, a person's or the teacher's token
+(:class:`~.reserve.TokenedPlaces`), so a class behind one address never keeps a team's
+bot out of its games by holding the address's places."""
+
+
 def read_admin_token(path: str | Path) -> str:
     """The admin token in a file (one line; at least 16 characters)."""
     token = read_text(path, "admin token file", LeagueError, limit=4096).strip()
@@ -104,7 +111,8 @@ def serve(
     ray_address: str | None = None,
 ) -> None:
     """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted.
-    ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`);
+    ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`;
+    ``None``: :data:`LEAGUE_SOCKETS`);
     ``forwarded_allow_ips``: the reverse proxies whose ``X-Forwarded-For`` is believed
     (:func:`~adjacency.serving.sockets.socket_options`; none by default); ``sock``: a
     socket already listening on ``host:port`` (:func:`~adjacency.serving.binding.bind`,
@@ -145,7 +153,7 @@ def serve(
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
         # header and handshake deadlines, sockets per address, trusted proxies
-        **socket_options(sockets, forwarded_allow_ips, app),
+        **socket_options(LEAGUE_SOCKETS if sockets is None else sockets, forwarded_allow_ips, app),
     )
     hall = app.state.hall
 

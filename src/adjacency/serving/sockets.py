@@ -25,6 +25,12 @@ Contract (:class:`SocketLimits`, applied by :func:`socket_options`, which both
   further one is answered at once, before any byte is read, with a clear refusal (an
   HTTP 503, or 429 for the address's cap, saying which, ``Connection: close``) and
   closed, and logged (a bounded number of lines a minute);
+* with :attr:`~SocketLimits.tokened` set (the league), an address at its cap may still
+  open that many connections more, each kept only for requests that carry a token the
+  application knows (:meth:`ConnectionGuard.beyond` names them; the league serves a
+  team's, a person's or its teacher's, at most :attr:`~SocketLimits.per_token` such
+  connections a token): a team behind a school's address is never refused because
+  other teams of that address hold its places;
 * the last :attr:`~SocketLimits.reserve` places under the global cap are kept for the
   clients an application names (:meth:`ConnectionGuard.pressed` says when they are in
   use; the league keeps them for its teacher and for the bots with games, refusing
@@ -84,6 +90,13 @@ class SocketLimits:
     per_address: int = 256
     """Connections one client address may hold open at once (a class behind one NAT:
     thirty bots and thirty browsers of up to six connections each)."""
+    tokened: int = 0
+    """Connections an address may open beyond :attr:`per_address`, each kept only for
+    requests carrying a token the application knows (:meth:`ConnectionGuard.beyond`);
+    0: none (``adjacency play``, which has no tokens)."""
+    per_token: int = 8
+    """Connections beyond an address's cap one token may hold (a bot's socket and its
+    command line's requests)."""
     total: int | None = None
     """Connections the server holds open at once; ``None``: :func:`total_cap`."""
     reserve: int | None = None
@@ -147,6 +160,10 @@ class ConnectionGuard:
         self.refusal = b""
         """The answer written to the latest connection :meth:`admit` refused."""
         self.open: dict[str, int] = {}
+        self.extra: dict[str, int] = {}
+        """Connections open now beyond each address's cap (:attr:`SocketLimits.tokened`)."""
+        self._beyond: dict[int, tuple[str, int]] = {}
+        self._peers: set[tuple[str, int]] = set()
         self.count = 0
         """Connections open now (every address, trusted proxies included)."""
         self._owner: dict[int, str] = {}
@@ -182,6 +199,20 @@ class ConnectionGuard:
                 "places are kept for new visitors: close some or try again in a few seconds",
             )
             return False
+        if (
+            not proxied
+            and self.open.get(address, 0) >= self.limits.per_address
+            and self.extra.get(address, 0) < self.limits.tokened
+            and isinstance(peer, tuple)
+            and len(peer) >= 2
+        ):
+            # Beyond the address's cap: kept for a request that carries a known token.
+            self.extra[address] = self.extra.get(address, 0) + 1
+            self._beyond[id(transport)] = (address, int(peer[1]))
+            self._peers.add((address, int(peer[1])))
+            self.count += 1
+            self._owner[id(transport)] = address
+            return True
         if not proxied and self.open.get(address, 0) >= self.limits.per_address:
             self._refuse(address, f"{self.limits.per_address} connections open from that address")
             self.refusal = refusal(
@@ -195,6 +226,12 @@ class ConnectionGuard:
         self.count += 1
         self._owner[id(transport)] = "" if proxied else address
         return True
+
+    def beyond(self, client: tuple[str, int] | None) -> bool:
+        """Whether the connection of ``client`` (a request's peer address and port) was
+        opened beyond its address's cap: kept only for requests carrying a token the
+        application knows (:attr:`SocketLimits.tokened`)."""
+        return client is not None and (client[0], client[1]) in self._peers
 
     def pressed(self) -> bool:
         """Whether the reserved places are in use: more than ``total - reserve``
@@ -218,6 +255,15 @@ class ConnectionGuard:
         if address is None:
             return
         self.count -= 1
+        beyond = self._beyond.pop(id(transport), None)
+        if beyond is not None:
+            self._peers.discard(beyond)
+            left = self.extra.get(address, 1) - 1
+            if left > 0:
+                self.extra[address] = left
+            else:
+                self.extra.pop(address, None)
+            return
         if not address:  # a trusted proxy's: counted in the total only
             return
         left = self.open.get(address, 1) - 1
