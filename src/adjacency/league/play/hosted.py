@@ -38,6 +38,7 @@ import collections
 import concurrent.futures
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +63,16 @@ ENDED_KEPT = 256
 
 TIMINGS_KEPT = 4096
 """How many hosted moves' seconds :attr:`HostedPlayers.timings` remembers (the latest)."""
+
+SHARE_FLOOR = 0.5
+"""The share of a core the latest hosted moves had while they were ready to run below
+which no new game with a hosted side starts (:meth:`HostedPlayers.room`): while the
+machine cannot give its games their cores, a new game waits in the pairing rather than
+start only to be slowed (what it is not given is never charged, but its game drags)."""
+
+SHARE_WINDOW = 30.0
+"""Seconds of hosted moves :meth:`HostedPlayers.core_share` reads (the latest): once
+none is that recent, games start again (the machine may have freed its cores)."""
 
 THREADS = 64
 """Threads of the seats' pool: each game's hosted sides block one while they start,
@@ -149,6 +160,11 @@ class HostedPlayers:
         )
         """The latest hosted moves' ``(wall, own wall, CPU)`` seconds (what the
         benchmark and the tests read of the slots' effect)."""
+        self.shares: collections.deque[tuple[float, float, float]] = collections.deque(
+            maxlen=TIMINGS_KEPT
+        )
+        """The latest hosted moves' ``(when, CPU, waited for a CPU)`` seconds
+        (:meth:`core_share`)."""
         self.ended: collections.deque[tuple[int, Color, int | None, Outcome | None]] = (
             collections.deque(maxlen=ENDED_KEPT)
         )
@@ -173,9 +189,30 @@ class HostedPlayers:
         game's side whose move is due finds a core without waiting on other games'
         (the scheduler leaves the others in the pairing). The server's slots, or on a
         Ray cluster the nodes' own (:meth:`~adjacency.hosting.ray_seats.RaySeats.room`)."""
+        if self.held():
+            return 0
         if self.remote is not None:
             return self.remote.room()
         return max(0, self.jobs_count - self.games_in_play())
+
+    def core_share(self, now: float | None = None) -> float | None:
+        """The share of a core the hosted moves of the last :data:`SHARE_WINDOW` seconds
+        had while they were ready to run (their CPU over their CPU and their waits for
+        a CPU); ``None`` when none waited or computed then."""
+        since = (time.monotonic() if now is None else now) - SHARE_WINDOW
+        cpu = waited = 0.0
+        for when, used, held in reversed(self.shares):
+            if when < since:
+                break
+            cpu, waited = cpu + used, waited + held
+        ready = cpu + waited
+        return None if ready < 0.05 else cpu / ready
+
+    def held(self, now: float | None = None) -> bool:
+        """Whether new games with a hosted side wait in the pairing: the machine gave
+        the latest hosted moves less than :data:`SHARE_FLOOR` of their cores."""
+        share = self.core_share(now)
+        return share is not None and share < SHARE_FLOOR
 
     def start(self) -> None:
         """Check that the sandbox starts here; where it does not, no member is hosted
@@ -279,6 +316,7 @@ class HostedPlayers:
         loop = asyncio.get_running_loop()
         answer = await loop.run_in_executor(self.pool, seat.move, fen, left, cap)
         self.timings.append((answer.wall, answer.own, answer.cpu))
+        self.shares.append((time.monotonic(), answer.cpu, max(0.0, answer.wall - answer.own)))
         return answer
 
     async def _compute(self, slots: Slots, work: Callable[[], None]) -> None:
