@@ -71,6 +71,22 @@ sides at once beside the slots.
 
     python benchmarks/bench_hosted.py --fair --move-time 5 --games 4 --rounds 4
 
+``--loaded``: the same programs, uploads and games twice, and side by side: on the quiet
+machine, then beside 16 busy loops outside the league (each in a session of its own,
+tests/load_helpers.py), their uploads arriving at once both times. The teams are the
+course shapes of ``--swiss`` (ten uploads, Java course projects played by the kit's
+adapter, the Python and JavaScript kits) and ``--bots`` more Python programs that search
+until their own wall clock says their ``movetime`` less 0.1 s (the course's rule), in a
+league of 8x8 games of ``--rounds`` rounds from the book's openings at ``--move-time`` s a
+move, ``--hosted-jobs`` slots, played until ``--games`` games ended. Prints for each
+run: every version's verdict (its first sentence), every team's games (won, lost, drawn,
+and the losses on time, at their start or by a crash), games per hour, each hosted
+move's CPU, idle and waited-for-a-CPU seconds (the league's record of each move), the
+load; then the differences: a refusal, a time loss or a start failure of the loaded run
+that the quiet one did not have.
+
+    python benchmarks/bench_hosted.py --loaded --bots 2 --games 24 --rounds 4 --move-time 1
+
 ``--programs --same-bots``: both Swisses of the example course project
 (examples/engines/java/course-project, a whole JavaFX program): played through its own
 window with its form's defaults (its ``Bot``, alpha-beta to depth 3, as O), then through
@@ -107,7 +123,8 @@ from adjacency.bots.external import CommandSpec, ExternalBot
 from adjacency.bots.referee import play_game
 from adjacency.core import Position
 from adjacency.hosting.check import check_bot
-from adjacency.hosting.kinds import GAME_LIMITS, build_submission, command_line
+from adjacency.hosting.kinds import build_submission, command_line
+from adjacency.hosting.languages import GAME_LIMITS
 from adjacency.hosting.player import hosted_bot, load_choice
 from adjacency.protocol.transport import Transport
 from adjacency.sandbox import SandboxedProcess
@@ -741,9 +758,15 @@ def main() -> None:
     parser.add_argument(
         "--fair", action="store_true", help="twice as many programs as slots, course's clock"
     )
+    parser.add_argument(
+        "--loaded", action="store_true", help="the same league quiet, then beside busy loops"
+    )
     args = parser.parse_args()
     if args.fair:
         fair_mode(args)
+        return
+    if args.loaded:
+        loaded_mode(args)
         return
     if args.same_bots and not args.programs:
         parser.error("--same-bots goes with --programs")
@@ -881,6 +904,160 @@ def fair_mode(args: argparse.Namespace) -> None:
         f" decided on the board {board:.0%}; endings {dict(endings)}"
     )
     print(f"most games with a hosted side, computing sides, slots held at once: {most}")
+    print(f"load average after: {os.getloadavg()}")
+
+
+BUSY_LOOPS = 16
+"""The loaded run's busy loops outside the league."""
+
+LOSSES = ("time forfeit", "disconnection", "illegal move")
+"""The terminations a team's game can be lost by that its program's verdict decides (a
+loss on time, a start or a crash, an illegal answer)."""
+
+
+def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
+    """One run of ``--loaded`` (the module's docstring): quiet, or with ``loaded`` beside
+    :data:`BUSY_LOOPS` busy loops; its verdicts, games, moves' seconds and load."""
+    import threading
+
+    from adjacency.hosting.slots import default_slots
+    from adjacency.league.league_file import LeagueStore
+    from hosted_helpers import files_zip, first_empty_program, served
+    from league_helpers import add_member, make_league, upload, wait_until
+    from load_helpers import busy_loops
+
+    slots = args.hosted_jobs or default_slots()
+    shapes = course_shapes()
+    wall_clock = files_zip({"engine.py": first_empty_program("wall-clock", WALL_CLOCK_THINK)})
+    shapes += [(f"searches by its wall clock {n + 1}", wall_clock) for n in range(args.bots)]
+    work = Path(tempfile.mkdtemp(prefix="bench-loaded-"))
+    work.chmod(0o755)
+    db = work / "league.db"
+    make_league(db, rows=8, cols=8, rounds=args.rounds, move_time=args.move_time)
+    names = [f"team{n:02d}" for n in range(len(shapes))]
+    tokens = [add_member(db, name) for name in names]
+    loads: list[float] = []
+    sampling = threading.Event()
+
+    def sample() -> None:
+        while not sampling.wait(5.0):
+            loads.append(os.getloadavg()[0])
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        with busy_loops(BUSY_LOOPS if loaded else 0), served(db, hosted_jobs=slots) as (url, _):
+            began = time.monotonic()
+            for token, (_, code) in zip(tokens, shapes, strict=True):  # at once
+                assert upload(url, code, token).status == 201
+
+            def ended() -> list[Any] | None:
+                with LeagueStore(db, create=False) as store:
+                    done = [g for g in store.games.games() if g.status != "playing"]
+                return done if len(done) >= args.games else None
+
+            games = wait_until(ended, args.bound, f"{args.games} games ended")
+            hours = (time.monotonic() - began) / 3600
+    finally:
+        sampling.set()
+        sampler.join()
+    with LeagueStore(db, create=False) as store:
+        ids = {store.members.member_named(name).id: name for name in names}  # type: ignore[union-attr]
+        verdicts = {}
+        for member, name in ids.items():
+            versions = store.submissions.versions(member)
+            last = versions[-1] if versions else None
+            said = "" if last is None else (last.detail or "").split(". ")[0][:160]
+            verdicts[name] = (last.status if last else "none", said)
+        moves = [m for game in games for m in store.move_times.of_game(game.id)]
+    teams = tally(games, ids)
+    shutil.rmtree(work, ignore_errors=True)
+    return {
+        "verdicts": verdicts,
+        "teams": teams,
+        "shapes": {name: shape for name, (shape, _) in zip(names, shapes, strict=True)},
+        "games": len(games),
+        "per_hour": len(games) / max(hours, 1e-9),
+        "moves": moves,
+        "load": loads or [os.getloadavg()[0]],
+    }
+
+
+def tally(games: list[Any], ids: dict[int, str]) -> dict[str, Counter[str]]:
+    """Each team's games (``ids``: the members' names): won, lost, drawn, no result, and
+    the losses by :data:`LOSSES`."""
+    teams: dict[str, Counter[str]] = {name: Counter() for name in ids.values()}
+    for game in games:
+        for member, colour in ((game.x_id, "x"), (game.o_id, "o")):
+            name = ids.get(member)
+            if name is None:
+                continue
+            if game.status == "aborted" or game.result is None:
+                outcome = "no result"
+            elif game.result == "draw":
+                outcome = "drawn"
+            else:
+                outcome = "won" if game.result == colour else "lost"
+            teams[name][outcome] += 1
+            if outcome == "lost" and game.termination in LOSSES:
+                teams[name][f"lost by {game.termination}"] += 1
+    return teams
+
+
+def differences(quiet: dict[str, Any], busy: dict[str, Any]) -> list[str]:
+    """What the loaded run ``busy`` decided that the quiet one did not: another verdict,
+    more losses by :data:`LOSSES`."""
+    found = []
+    for name in quiet["shapes"]:
+        before, after = quiet["verdicts"][name][0], busy["verdicts"][name][0]
+        if before != after:
+            found.append(f"{name}: {before} quiet, {after} loaded")
+        for what in (f"lost by {t}" for t in LOSSES):
+            extra = busy["teams"][name][what] - quiet["teams"][name][what]
+            if extra > 0:
+                found.append(f"{name}: {extra} more {what} loaded")
+    return found
+
+
+def loaded_mode(args: argparse.Namespace) -> None:
+    """``--loaded`` (the module's docstring): the quiet run, the loaded run, side by side."""
+    if args.games == 4:  # the option's default is the one-bot mode's
+        args.games = 24
+    if args.rounds == 28:
+        args.rounds = 4
+    if args.bots == 30:
+        args.bots = 2
+    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()}")
+    runs = {"quiet": loaded_run(args, False), "loaded": loaded_run(args, True)}
+    quiet, busy = runs["quiet"], runs["loaded"]
+    print(
+        f"8x8, {args.rounds} rounds from the book's openings, {args.move_time:g} s a move;"
+        f" {args.games} games a run; the loaded run beside {BUSY_LOOPS} busy loops"
+    )
+    print("| team | shape | quiet: verdict, games | loaded: verdict, games |")
+    print("|---|---|---|---|")
+    for name, shape in quiet["shapes"].items():
+        cells = []
+        for run in (quiet, busy):
+            status, said = run["verdicts"][name]
+            games = ", ".join(
+                f"{count} {what}" for what, count in sorted(run["teams"][name].items())
+            )
+            cells.append(f"{status} ({said}); {games or 'no game'}")
+        print(f"| {name} | {shape} | {cells[0]} | {cells[1]} |")
+    for label, run in runs.items():
+        moves = run["moves"]
+        figures = {
+            what: stats([getattr(m, what) for m in moves] or [0.0])
+            for what in ("cpu", "idle", "waited")
+        }
+        print(
+            f"{label}: {run['games']} games, {run['per_hour']:.1f} games an hour; load"
+            f" {min(run['load']):.1f} to {max(run['load']):.1f}; {len(moves)} hosted moves,"
+            f" s: CPU {figures['cpu']}; idle {figures['idle']}; waited for a CPU"
+            f" {figures['waited']}"
+        )
+    print("differences, loaded against quiet: " + ("; ".join(differences(quiet, busy)) or "none"))
     print(f"load average after: {os.getloadavg()}")
 
 

@@ -38,3 +38,39 @@ def test_the_hosted_swiss_benchmark_runs_tiny_with_every_figure(tmp_path: Path) 
     assert server and int(server[2]) > 0, out
     alone = re.search(r"p95 (\d+\.\d+) with no hosted game", out)
     assert alone and float(alone[1]) > 0, out
+
+
+def test_the_loaded_comparison_names_each_verdict_and_loss_the_load_added() -> None:
+    """``--loaded``'s verdict (benchmarks/bench_hosted.py): of two runs' tallies, each
+    team whose verdict differs, or that lost more games on time, at its start or by a
+    crash beside the load, is named; the same runs are "none"."""
+    import sys
+    from collections import Counter
+    from types import SimpleNamespace
+
+    sys.path.insert(0, str(SCRIPT.parent))
+    import bench_hosted
+
+    def run(status: str, **losses: int) -> dict[str, object]:
+        teams = {"a": Counter({"won": 2}), "b": Counter(losses)}
+        return {
+            "shapes": {"a": "kit", "b": "project"},
+            "verdicts": {"a": ("accepted", ""), "b": (status, "")},
+            "teams": teams,
+        }
+
+    quiet = run("accepted", **{"lost by time forfeit": 1})
+    assert bench_hosted.differences(quiet, quiet) == []
+    loaded = run("refused", **{"lost by time forfeit": 2, "lost by disconnection": 1})
+    assert bench_hosted.differences(quiet, loaded) == [
+        "b: accepted quiet, refused loaded",
+        "b: 1 more lost by time forfeit loaded",
+        "b: 1 more lost by disconnection loaded",
+    ]
+    game = SimpleNamespace(
+        x_id=1, o_id=2, status="finished", result="o", termination="time forfeit"
+    )
+    assert bench_hosted.tally([game], {1: "a", 2: "b"}) == {
+        "a": Counter({"lost": 1, "lost by time forfeit": 1}),
+        "b": Counter({"won": 1}),
+    }
