@@ -116,7 +116,7 @@ FAILURES = {
         ("s of CPU", "unable to create native thread"),
     ),
     "an endless loop": ("while (roundsLeft >= 0) { Math.sqrt(7); }", ("s of CPU",)),
-    "sleeping for ever": ("Thread.sleep(Long.MAX_VALUE);", ("no bestmove within",)),
+    "sleeping for ever": ("Thread.sleep(Long.MAX_VALUE);", ("gave no move in the",)),
     "System.exit mid-game": ("System.exit(3);", ("exited with status",)),
 }
 """Attacks that stop the bot, with what the check's refusal says of it (one of these

@@ -83,7 +83,7 @@ STUDENT_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (
             rf"sent no bestmove within its clock's {_NUMBER}s and {_NUMBER}s after 'stop'",
-            r"gave no move in its \1 s on the clock, nor in the \2 s after its time was up",
+            r"gave no move in the \1 s the server waited for it, nor in the \2 s after",
         ),
         (
             rf"sent no bestmove within its {_NUMBER}s budget \+ {_NUMBER}s margin and "
