@@ -44,12 +44,19 @@ def test_the_loaded_comparison_names_each_verdict_and_loss_the_load_added() -> N
     """``--loaded``'s verdict (benchmarks/bench_hosted.py): of two runs' tallies, each
     team whose verdict differs, or that lost more games on time, at its start or by a
     crash beside the load, is named; the same runs are "none"."""
+    import importlib.util
     import sys
     from collections import Counter
     from types import SimpleNamespace
 
-    sys.path.insert(0, str(SCRIPT.parent))
-    import bench_hosted
+    sys.path.insert(0, str(SCRIPT.parent))  # the script imports ports beside it
+    try:
+        spec = importlib.util.spec_from_file_location("bench_hosted", SCRIPT)
+        assert spec and spec.loader
+        bench_hosted = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench_hosted)
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
 
     def run(status: str, **losses: int) -> dict[str, object]:
         teams = {"a": Counter({"won": 2}), "b": Counter(losses)}
