@@ -103,3 +103,9 @@ def factory(spec: str, seed: int | None) -> Bot:
 def square(value: int) -> int:
     """A trivial task for executor tests (module-level, so workers can receive it)."""
     return value * value
+
+
+def worker_pid(_: int) -> int:
+    """The pid of the worker that runs it (module-level, so workers can receive it: a
+    test module's own function is not importable by a spawned worker)."""
+    return os.getpid()

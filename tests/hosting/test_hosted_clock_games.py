@@ -71,10 +71,17 @@ def test_a_hosted_bot_sleeping_past_its_clock_and_the_grace_loses_on_time(
 def test_a_hosted_bot_starved_of_its_core_has_its_game_abandoned_not_lost(folder: Path) -> None:
     league = new_league(folder, base=2.0)
     token = add_member(league, "team1")
-    with served(league) as (url, _):
+    with served(league) as (url, app):
         assert upload(url, zipped(FAILING.replace("FAIL", STARVED)), token).status == 201
         accepted(url, token)
-        with heavier_load(own_sandboxes):
+        hosted = app.state.hosted
+
+        def started() -> bool:  # its program has answered the handshake: its moves next
+            seats = list(hosted.seats.values())
+            return any(s.opened is not None and s.opened.done() for s in seats)
+
+        wait_until(started, 55, "team1's program to have started in its game")
+        with heavier_load(own_sandboxes):  # its moves starved, not its start
             game = _game_as_o(league, "aborted")
     assert game.result is None, game
     assert "for a CPU the machine gave to other work" in game.detail, game.detail

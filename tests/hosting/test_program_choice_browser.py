@@ -263,6 +263,8 @@ def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
         said += [form["choice"]]
         said += [c["label"] for c in form["controls"] if c["name"] != MOVES_FIRST]
         said += [o for c in form["controls"] if c["name"] != MOVES_FIRST for o in c["options"]]
+        # who moves first is offered by the window's own controls' labels (its words)
+        said += [o for c in form["controls"] if c["name"] == MOVES_FIRST for o in c["options"]]
         assert english_left(page, ["garuda", "occupied-main.zip", *said]) == []
     assert errors == []
     context.close()

@@ -51,6 +51,7 @@ OUTSIDE_TAXONOMY = {
     "TooLarge": "a WebError (413)",
     "TooMany": "a WebError (429)",
     "UnknownToken": "a WebError (401): the league refuses a missing, unknown or revoked secret",
+    "BeingPrepared": "a WebError (503): a version's code view is being made; ask again soon",
     "MockScriptError": "an AssertionError: a test did not follow a mock engine's script",
     "_Stop": "private: the minimax bot's deadline, caught inside its search",
     "_Overtime": "private BaseException: a bot's hard deadline, caught by the referee",

@@ -56,6 +56,7 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
         "similarity_records": [],
         "similarity_marks": [],
         "outputs": [],
+        "move_times": [],
     },
     "web.sqlite3": {
         "explorer": [],

@@ -24,7 +24,7 @@ from adjacency.workers import (
     WorkerError,
     make_executor,
 )
-from arena_fakes import square
+from arena_fakes import square, worker_pid
 from sandbox_helpers import wait_until
 from store_helpers import stored_games
 
@@ -37,25 +37,21 @@ def test_pool_map_unordered_returns_every_value_once() -> None:
     assert pairs == [(i, i * i) for i in range(30)]
 
 
-def _pid(_: int) -> int:
-    return os.getpid()
-
-
 def test_a_worker_killed_between_two_calls_is_a_worker_error_and_the_next_pool_works() -> None:
     """A pool whose worker died while idle refuses new work at once (``BrokenProcessPool``
     from ``submit``): that is a :class:`WorkerError` like a death during the work, so a
     caller that starts a fresh pool on it (the league's house bots) plays on, instead of
     failing every later move (a league once started 29,000 crashed games in 15 minutes)."""
     with PoolExecutor(1) as executor:
-        ((_, worker),) = list(executor.map_unordered(_pid, [0]))
+        ((_, worker),) = list(executor.map_unordered(worker_pid, [0]))
         os.kill(worker, signal.SIGTERM)
         # The pool's manager marks the pool broken, then reaps its workers: once the dead
         # one is gone (not even a zombie), new work is refused at its submit.
         wait_until(lambda: not Path(f"/proc/{worker}").exists(), "the dead worker reaped")
         with pytest.raises(WorkerError, match="worker process died"):
-            list(executor.map_unordered(_pid, [1]))
+            list(executor.map_unordered(worker_pid, [1]))
         executor.close()  # what the house does on a WorkerError: the next call starts afresh
-        ((_, fresh),) = list(executor.map_unordered(_pid, [2]))
+        ((_, fresh),) = list(executor.map_unordered(worker_pid, [2]))
     assert fresh != worker
 
 

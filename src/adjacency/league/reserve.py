@@ -15,10 +15,11 @@ way unless the bot has a game in play (:func:`keeps_room_for`, asked by the conn
 route once the bot is known). An app served without a guard keeps no room. The
 refusal and the pressed test are both servers' (:mod:`adjacency.serving.room`).
 
-And the places beyond an address's cap (:attr:`~adjacency.serving.sockets.SocketLimits.
-tokened`): a class behind one address shares its cap, so one team holding every place
-of it (keep-alive connections asking for a stylesheet) would keep another team's bot
-out of its event games. A connection opened beyond the cap is served by
+And the places beyond an address's cap
+(:attr:`~adjacency.serving.sockets.SocketLimits.tokened`): a class behind one address
+shares its cap, so one team holding every place of it (keep-alive connections asking
+for a stylesheet) would keep another team's bot out of its event games. A connection
+opened beyond the cap is served by
 :class:`TokenedPlaces` only for requests carrying a known token (a team's, a person's,
 the teacher's), at most :attr:`~adjacency.serving.sockets.SocketLimits.per_token` such
 connections a token; anything else there is a 429 that closes it.
