@@ -52,6 +52,11 @@ def test_a_teams_reads_of_its_own_code_have_their_own_rate(tmp_path: Path) -> No
     limits = LeagueLimits(code_reads_per_minute=1.0, code_burst=3)
     with thread_server(db, house_games=False, limits=limits) as url:
         code = url + "/api/league/submissions/1/code"
+        # the view made once (the teacher's read, on its own allowance), then kept: the
+        # team's six reads at once are served from it or refused by their rate, none of
+        # them finding it still being made
+        teacher = url + "/api/league/admin/members/team1/versions/1/code"
+        assert request(teacher, token=ADMIN).status == 200
         with concurrent.futures.ThreadPoolExecutor(6) as pool:
             statuses = sorted(pool.map(lambda _: request(code, token=one).status, range(6)))
         assert statuses == [200, 200, 200, 429, 429, 429]

@@ -4,7 +4,7 @@ CPU time linear in its text.
 The attack: a Java file of ``a<a<a...`` kept beside an accepted Python bot; Pygments'
 Java lexer rescanned the whole run at each letter (16 KiB: 2.6 s of CPU, 48 KiB: about
 20 s, 1 MiB: hours). Now 1 MiB of it is digested in under 2 s of CPU (measured with
-``time.process_time``, the CPU of this process, not the wall clock), shown whole, and
+``time.thread_time``, the CPU of the thread that makes it, not the wall clock), shown whole, and
 ordinary Java is read token for token as Pygments reads it; so are the texts on which
 the C, C++ and JavaScript lexers rescanned, and their ordinary code.
 """
@@ -53,9 +53,9 @@ def _ordinary_java() -> dict[str, str]:
 def test_a_mib_of_generic_brackets_is_digested_in_under_two_seconds_of_cpu() -> None:
     attack = "<a" * (MIB // 2)
     data = files_zip({"engine.py": ENGINE, "src/A.java": attack})
-    start = time.process_time()
-    prints, code = make(data)
-    spent = time.process_time() - start
+    start = time.thread_time()  # this thread's: the digest is made in it, and the worker's
+    prints, code = make(data)  # other threads (another test's server) are not its cost
+    spent = time.thread_time() - start
     assert spent < 2.0, f"{spent:.2f} s of CPU"
     assert "src/A.java" in unpack(prints)  # fingerprinted as far as it was read
     files = json.loads(zlib.decompress(code).decode().partition("\n")[2])
@@ -81,10 +81,10 @@ def test_every_hosted_languages_lexer_reads_a_mib_that_rescanned_in_linear_time(
 ) -> None:
     """Texts on which Pygments' own rules rescanned (each cost minutes at 1 MiB)."""
     text = unit * (MIB // len(unit))
-    start = time.process_time()
+    start = time.thread_time()
     found = lexed(name, text)
     highlighted(name, text)
-    spent = time.process_time() - start
+    spent = time.thread_time() - start
     assert spent < 2.0, f"{name} {unit!r}: {spent:.2f} s of CPU"
     assert "".join(value for _, _, value in found) == text
 
