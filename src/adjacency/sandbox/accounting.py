@@ -85,16 +85,22 @@ def run_delays(pid: int, now: int | None = None) -> dict[int, int]:
     except OSError:
         return found
     for thread in threads:
-        folder = f"/proc/{pid}/task/{thread}"
-        try:
-            with open(f"{folder}/schedstat", "rb") as stream:
-                delay = int(stream.read().split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        if now is not None:
-            delay += pending_delay(folder, now)
-        found[int(thread)] = delay
+        delay = thread_delay(f"/proc/{pid}/task/{thread}", now)
+        if delay is not None:
+            found[int(thread)] = delay
     return found
+
+
+def thread_delay(folder: str, now: int | None = None) -> int | None:
+    """Nanoseconds the thread of ``folder`` (``/proc/PID/task/TID``) waited for a CPU
+    while ready to run (its ``schedstat``; with ``now``, its wait still going on added:
+    :func:`pending_delay`); ``None`` once it is gone."""
+    try:
+        with open(f"{folder}/schedstat", "rb") as stream:
+            delay = int(stream.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return delay + pending_delay(folder, now) if now is not None else delay
 
 
 def longest_wait(before: dict[Thread, int], after: dict[Thread, int]) -> float:
@@ -111,17 +117,8 @@ def server_delay(threads: Iterable[int]) -> float:
     going on included: the server's own part of a program's wall time, which the
     program could only take for its idleness."""
     now = scheduler_now()
-    total = 0
-    for thread in threads:
-        folder = f"/proc/self/task/{thread}"
-        try:
-            with open(f"{folder}/schedstat", "rb") as stream:
-                total += int(stream.read().split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        if now is not None:
-            total += pending_delay(folder, now)
-    return total / 1e9
+    delays = (thread_delay(f"/proc/self/task/{thread}", now) for thread in threads)
+    return sum(delay for delay in delays if delay is not None) / 1e9
 
 
 def pending_delay(folder: str, now: int) -> int:
