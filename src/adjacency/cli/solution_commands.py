@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import shlex
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,7 @@ from .arguments import (
     add_executor_options,
     executor_from_args,
     positive_int,
+    seconds,
     seconds_or_zero,
 )
 from .engine_commands import add_setting_flag
@@ -95,6 +98,27 @@ def register(commands: Any) -> None:
     add_executor_options(run, what="entries", one="entry")
     run.add_argument("--quiet", action="store_true", help="no progress display")
     run.set_defaults(handler=run_run)
+
+    recompute = actions.add_parser(
+        "recompute",
+        help="solve again the rows whose provenance was reconstructed",
+        description="Solve again, one at a time in this process, every row stored before "
+        "records were kept (its provenance reconstructed) whose solve was recorded as taking "
+        "at most --up-to seconds, with the row's own budget and symmetry; a row whose value, "
+        "optimal first moves and first-move values come out the same is replaced by the new "
+        "one, with its full record, and its mirror images derived again. Timeouts and longer "
+        "rows stay reconstructed; solutions show lists them.",
+    )
+    recompute.add_argument("--db", default=DEFAULT_DB, help=DB_HELP)
+    recompute.add_argument(
+        "--up-to",
+        type=seconds,
+        required=True,
+        help="the longest recorded solve time (seconds) of a row to solve again",
+    )
+    add_setting_flag(recompute, "tt", default=64.0, help="table MB per solve (default 64)")
+    add_setting_flag(recompute, "threads", default=1, help="solver threads per entry")
+    recompute.set_defaults(handler=run_recompute)
 
     show = actions.add_parser(
         "show",
@@ -239,6 +263,7 @@ def run_run(args: argparse.Namespace) -> int:
                 on_result=on_result,
                 threads=args.threads,
                 checkpoint=checkpoint,
+                command=shlex.join(["adjacency", *sys.argv[1:]]),
             )
         finally:
             watching.set()
@@ -249,6 +274,45 @@ def run_run(args: argparse.Namespace) -> int:
         f"solve time of this run {sum(r.seconds for r in report.computed):.1f} s"
     )
     return 0
+
+
+def run_recompute(args: argparse.Namespace) -> int:
+    """``adjacency solutions recompute``: solve again the reconstructed rows up to
+    ``--up-to`` seconds, printing each, then what was done and left; returns 0."""
+    from ..solving.entries import EntryResult
+    from ..solving.run import recompute_table
+
+    def on_result(old: EntryResult, new: EntryResult | None) -> None:
+        assert new is not None
+        outcome = "timed out" if new.status != "solved" else f"value {new.value:+d}"
+        print(
+            f"{old.entry}{'' if old.symmetry else ' (no symmetry)'}: {outcome}; "
+            f"{new.nodes:,} nodes in {new.seconds:.2f} s (stored: {old.nodes:,} in "
+            f"{old.seconds:.2f} s)",
+            flush=True,
+        )
+
+    with _open(args.db, create=False) as store:
+        report = recompute_table(
+            store,
+            args.up_to,
+            tt_mb=args.tt,
+            threads=args.threads,
+            command=shlex.join(["adjacency", *sys.argv[1:]]),
+            on_result=on_result,
+        )
+    same = sum(1 for old, new in report.recomputed if old.nodes == new.nodes)
+    print(
+        f"{len(report.recomputed)} rows solved again with the same values ({same} with the "
+        f"same node count) and {report.derived} images derived again, "
+        f"{sum(new.seconds for _, new in report.recomputed):.1f} s of solving; "
+        f"{len(report.timed_out)} ran past their budget here and "
+        f"{len(report.disagree)} disagree (left as they were); {len(report.left)} left "
+        "reconstructed (timeouts and longer solves)"
+    )
+    for old, new in report.disagree:
+        print(f"disagrees: {old.entry}: stored {old.value}, now {new.value}")
+    return 1 if report.disagree else 0
 
 
 def _stored(store: Any, path: str, symmetry: bool = True) -> list[Any]:

@@ -173,6 +173,7 @@ def run_table(
     work: Callable[[SolveTask], EntryResult] = run_task,
     threads: int = 1,
     checkpoint: str | None = None,
+    command: str | None = None,
 ) -> RunReport:
     """Solve every entry of ``lanes`` not yet in ``store``, rounds upward, in parallel.
 
@@ -184,13 +185,15 @@ def run_table(
     least as large; timeouts at a smaller budget are tried again. ``on_plan`` gets
     the number of entries to compute, ``on_result`` each result and the entries
     skipped because their lane closed so far. ``threads`` and ``checkpoint`` go to
-    each :class:`SolveTask`.
+    each :class:`SolveTask`; ``command`` (the command line that runs this) is recorded
+    in every stored row's provenance beside them.
     """
     # the nodes an entry takes depend on the table's size and the threads (the same entry
     # took 328 and 721 nodes under two of them), so each stored row records both
-    runner = _Runner(
-        store, lanes, budget, symmetry, rounds_limit, {"tt_mb": tt_mb, "threads": threads}
-    )
+    settings: dict[str, Any] = {"tt_mb": tt_mb, "threads": threads}
+    if command is not None:
+        settings["command"] = command
+    runner = _Runner(store, lanes, budget, symmetry, rounds_limit, settings)
     if on_plan is not None:
         on_plan(runner.report.planned)
     skipped_before = 0
@@ -201,3 +204,93 @@ def run_table(
             on_result(result, skipped - skipped_before)
             skipped_before = skipped
     return runner.report
+
+
+def is_reconstructed(result: EntryResult) -> bool:
+    """Whether a stored row's provenance was reconstructed after the fact (a row stored
+    before records were kept, its unknown fields marked) rather than recorded by the run
+    that computed it."""
+    return bool((result.provenance or {}).get("reconstructed"))
+
+
+@dataclass
+class RecomputeReport:
+    """What :func:`recompute_table` did, row by row."""
+
+    recomputed: list[tuple[EntryResult, EntryResult]] = field(default_factory=list)
+    """(the reconstructed row, the row computed again), values equal."""
+    derived: int = 0
+    """Rows derived again from a recomputed row (mirror images)."""
+    timed_out: list[EntryResult] = field(default_factory=list)
+    """Reconstructed rows whose solve ran past the row's own budget this time (a loaded
+    or slower machine): left as they were."""
+    disagree: list[tuple[EntryResult, EntryResult]] = field(default_factory=list)
+    """(the reconstructed row, the new result) where the value, the optimal first moves
+    or any first move's value differ: left as they were, for a person to look at."""
+    left: list[EntryResult] = field(default_factory=list)
+    """Reconstructed rows not tried: a timeout (a measurement of the machine that ran
+    it, not a result to repeat) or a solve recorded as longer than ``up_to``."""
+
+
+def recompute_table(
+    store: RecomputeStore,
+    up_to: float,
+    tt_mb: float = 64,
+    threads: int = 1,
+    command: str | None = None,
+    on_result: Callable[[EntryResult, EntryResult | None], None] | None = None,
+    work: Callable[[SolveTask], EntryResult] = run_task,
+) -> RecomputeReport:
+    """Solve again, in this process, every row of ``store`` whose provenance is
+    reconstructed and that was a solve recorded as taking at most ``up_to`` seconds,
+    with the row's own budget and symmetry and this ``tt_mb`` and ``threads``; replace
+    it by the new row, with its full record (``command`` among its settings), and derive
+    its mirror images again from it.
+
+    Why the value check: a recomputed row replaces the old one only when its value, its
+    optimal first moves and every first move's value are the old ones (the node count
+    and time may differ: they depend on the engine's version, the table's size and the
+    machine). A row that disagrees, or whose solve runs past its budget here, is left as
+    it was and reported. Timeouts are never recomputed: a timeout measures the machine
+    that ran it. ``on_result`` gets each old row and its new result (``None`` while
+    not tried). Cheapest first, so a run stopped early has done the most rows."""
+    settings: dict[str, Any] = {"tt_mb": tt_mb, "threads": threads}
+    if command is not None:
+        settings["command"] = command
+    report = RecomputeReport()
+    rows = sorted(
+        (r for r in store.results(symmetry=None) if is_reconstructed(r) and not r.source),
+        key=lambda r: (r.seconds, r.entry, r.symmetry),
+    )
+    for old in rows:
+        if old.status != "solved" or old.seconds > up_to:
+            report.left.append(old)
+            continue
+        new = work(SolveTask(old.entry, old.budget or None, old.symmetry, tt_mb, threads))
+        if on_result is not None:
+            on_result(old, new)
+        if new.status != "solved":
+            report.timed_out.append(old)
+            continue
+        if (new.value, set(new.optimal), new.move_values) != (
+            old.value,
+            set(old.optimal),
+            old.move_values,
+        ):
+            report.disagree.append((old, new))
+            continue
+        store.put(new, settings)
+        report.recomputed.append((old, new))
+        prefix = f"{old.entry} "
+        for image in store.results(symmetry=old.symmetry):
+            if image.source.startswith(prefix) and is_reconstructed(image):
+                store.put(derive(new, image.entry), settings)
+                report.derived += 1
+    return report
+
+
+class RecomputeStore(SolutionsStoreLike, Protocol):
+    """The part of :class:`~adjacency.solving.store.SolutionsStore` a recompute uses."""
+
+    def results(self, symmetry: bool | None = True) -> list[EntryResult]:
+        """Every stored entry (of one symmetry setting, or both with ``None``), sorted."""
