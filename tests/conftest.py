@@ -2,8 +2,9 @@
 
 No test is skipped silently (:mod:`skip_guard`), none takes longer than the suite's
 time budget (:mod:`time_guard`), and the programs a test starts end with it
-(:mod:`reaper`). Each test is marked with what it needs beyond Python
-(:mod:`needs`: browser, ray, jvm, node, deploy, site), which ``make test-core`` leaves out.
+(:mod:`reaper`); every run ends with the suite's worker time by kind of test
+(:mod:`worker_time`), after ``make test``'s slowest durations. Each test is marked with
+what it needs beyond Python (:mod:`needs`: browser, ray, jvm, node, deploy, site), which ``make test-core`` leaves out.
 
 Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (``make test`` sets ``ci``), else
 ``ci`` when ``CI`` is set, else ``dev``:
@@ -55,7 +56,7 @@ from kit_helpers import build_java
 from net_helpers import reserved_port
 from sandbox_helpers import reachable_folder
 
-pytest_plugins = ["skip_guard", "time_guard", "needs", "reaper", "groups"]
+pytest_plugins = ["skip_guard", "time_guard", "needs", "reaper", "groups", "worker_time"]
 
 __all__ = ["browser", "held_port", "java_build", "ray_cluster", "sandbox_box"]
 
