@@ -4,7 +4,8 @@ No test is skipped silently (:mod:`skip_guard`), none takes longer than the suit
 time budget (:mod:`time_guard`), and the programs a test starts end with it
 (:mod:`reaper`); every run ends with the suite's worker time by kind of test
 (:mod:`worker_time`), after ``make test``'s slowest durations. Each test is marked with
-what it needs beyond Python (:mod:`needs`: browser, ray, jvm, node, deploy, site), which ``make test-core`` leaves out.
+what it needs beyond Python (:mod:`needs`: browser, ray, jvm, node, deploy, site), which
+``make test-core`` leaves out.
 
 Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (``make test`` sets ``ci``), else
 ``ci`` when ``CI`` is set, else ``dev``:
