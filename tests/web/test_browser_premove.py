@@ -1,11 +1,17 @@
 """Clocked play on a phone, in Debian's Chromium against a real server, in English and
-Bahasa Indonesia, on a 390 px phone (touch) and a 1366 px laptop: a premove queued during
+Bahasa Indonesia, on a 390 px phone (touch) and a 1366 px laptop (each language on each
+screen once, English on the laptop and Indonesian on the phone, or the other way
+round): the journeys of a premove queued during
 the bot's turn is played as soon as the bot has moved, dropped with a notice when the bot
 took its square, cancelled by a tap on the board or by Escape; move confirmation (a
 remembered setting) holds a first tap as a selection that a second tap or Play plays.
 axe-core finds nothing at any impact on the way, the page logs no error and never scrolls
 sideways. The bot moves when the test tells it (:class:`ToldBot`), so every premove is
-queued while it is surely thinking."""
+queued while it is surely thinking. The premove's rules one by one (when a tap queues
+one, no premove without a clock, what cancels or drops it, its words in both languages)
+are tested without a browser, on the page's own module: tests/web/js/premove.test.mjs.
+Without a clock, a tap during the bot's turn says whose turn it is
+(tests/web/test_browser.py)."""
 
 from __future__ import annotations
 
@@ -34,11 +40,15 @@ CATALOGUES = Path(__file__).resolve().parents[2] / "src/adjacency/serving/static
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 SCREENS = [
-    pytest.param("en-GB", PHONE, id="en-phone"),
     pytest.param("en-GB", LAPTOP, id="en-laptop"),
     pytest.param("id-ID", PHONE, id="id-phone"),
+]
+"""Each language on each screen once, across a test's cases."""
+CROSSED = [
+    pytest.param("en-GB", PHONE, id="en-phone"),
     pytest.param("id-ID", LAPTOP, id="id-laptop"),
 ]
+"""The other pairs, for the test that runs on both screens besides :data:`SCREENS`."""
 CLOCKED = {
     "x": {"kind": "human", "name": "Ann"},
     "o": {"kind": "bot", "level": 1},
@@ -197,7 +207,7 @@ def test_a_premove_is_played_after_the_bots_move_dropped_when_taken_and_cancelle
     tab.context.close()
 
 
-@pytest.mark.parametrize(("locale", "screen"), [SCREENS[2], SCREENS[1]])
+@pytest.mark.parametrize(("locale", "screen"), [SCREENS[0]])
 def test_a_premove_against_a_person_on_another_device_is_played_after_their_move(
     server: str, browser: Any, locale: str, screen: dict[str, Any]
 ) -> None:
@@ -228,25 +238,7 @@ def test_a_premove_against_a_person_on_another_device_is_played_after_their_move
         tab.context.close()
 
 
-def test_without_a_clock_a_tap_on_the_bots_turn_queues_nothing(
-    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    untimed = {k: v for k, v in CLOCKED.items() if k != "clock"}
-    told, game_id, tab = against_told_bot(monkeypatch, browser, server, "en-GB", LAPTOP, untimed)
-    tap(tab, "c3")
-    tab.wait_for_selector("#thinking:not([hidden])")
-    tap(tab, "d4")
-    expect(tab.locator("#notice")).to_contain_text("is thinking")
-    expect(premove_mark(tab)).to_have_count(0)
-    told.put("a6")
-    shown_plies(tab, 2)
-    expect(premove_mark(tab)).to_have_count(0)
-    assert moves(server, game_id) == ["c3", "a6"]
-    check_page(tab)
-    tab.context.close()
-
-
-@pytest.mark.parametrize(("locale", "screen"), SCREENS)
+@pytest.mark.parametrize(("locale", "screen"), CROSSED)
 def test_move_confirmation_holds_the_first_tap_until_a_second_or_play(
     server: str,
     browser: Any,

@@ -1,9 +1,13 @@
-"""The web front end's pure modules (no page, no storage: their clock and voice passed
-in), tested by Node's own test runner without a browser: tests/web/js/*.test.mjs import
-them from the package's static files. The puzzle runs' accounting (js/puzzles/tally.js:
-skips, the player's clock and the page's pauses, the combo, the end screen's figures,
-personal bests) and the polite announcer (js/polite.js: only what changed, at most once a
-second). Node 20.19 or later loads the static ES modules as they are."""
+"""The web front end's modules, tested by Node's own test runner without a browser:
+tests/web/js/*.test.mjs import them from the package's static files. The pure ones (no
+page, no storage: their clock and voice passed in): the puzzle runs' accounting
+(js/puzzles/tally.js: skips, the player's clock and the page's pauses, the combo, the end
+screen's figures, personal bests) and the polite announcer (js/polite.js: only what
+changed, at most once a second). The page's logic that touches its document (the
+premove, your move drawn at once, players' names and the game's account, in English and
+Indonesian) on the stage of tests/web/js/stage.mjs: a small document and the real
+catalogues, the modules as the server serves them. The browser keeps the journeys.
+Node 20.19 or later loads the static ES modules as they are."""
 
 from __future__ import annotations
 
@@ -20,7 +24,13 @@ SUITES = sorted((Path(__file__).parent / "js").glob("*.test.mjs"))
 
 
 def test_there_are_suites() -> None:
-    assert {p.name for p in SUITES} >= {"tally.test.mjs", "polite.test.mjs"}
+    assert {p.name for p in SUITES} >= {
+        "tally.test.mjs",
+        "polite.test.mjs",
+        "premove.test.mjs",
+        "guess.test.mjs",
+        "format.test.mjs",
+    }
 
 
 @pytest.mark.parametrize("suite", SUITES, ids=lambda p: p.name)
