@@ -2,6 +2,11 @@
 // notes when pieces convert (one note a piece, at most six), and a tick a second while
 // your own clock is low. On by default unless the system asks for reduced motion; the
 // toggle's choice is remembered by the browser (localStorage).
+//
+// The audio context is made while the page is idle after it loads, not at the first
+// move: making one starts the browser's audio service, which holds the page for 150-500
+// ms (measured in Chromium), and the first move would be drawn that much later than the
+// rest. Made before any gesture it waits suspended; the first sound resumes it.
 
 const KEY = "adjacency.sound";
 let context = null;
@@ -17,14 +22,20 @@ export function setSound(on) {
   try { localStorage.setItem(KEY, on ? "on" : "off"); } catch (err) { /* private mode */ }
 }
 
-function audio() {
+function audio(resume = true) {
   if (!context) {
     const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return null;
     context = new Context();
   }
-  if (context.state === "suspended") context.resume().catch(() => {});
+  if (resume && context.state === "suspended") context.resume().catch(() => {});
   return context;
+}
+
+/** Make the audio context now, if sound is on, so the first sound costs no more than
+ * the rest (a later move's click resumes it). */
+export function warmSound() {
+  if (soundOn()) audio(false);
 }
 
 // One note: `frequency` Hz from `delay` s on, fading out over `length` s.
@@ -54,3 +65,8 @@ export function tickSound() {
   const ctx = audio();
   if (ctx) note(ctx, 1200, 0, 0.03, "square", 0.05);
 }
+
+// Off the first move's path: once the page has loaded and is idle.
+const idle = window.requestIdleCallback || ((run) => setTimeout(run, 200));
+if (document.readyState === "complete") idle(warmSound, { timeout: 2000 });
+else window.addEventListener("load", () => idle(warmSound, { timeout: 2000 }), { once: true });
