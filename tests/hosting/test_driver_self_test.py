@@ -19,7 +19,7 @@ from adjacency.hosting.fx_recipe import plain
 
 pytestmark = pytest.mark.jvm
 
-PURE = ("Rules", "Setup", "Options", "Words", "Json", "Failure", "Threads", "SelfTest")
+PURE = ("Rules", "Setup", "Options", "Words", "Json", "Failure", "Threads", "Waits", "SelfTest")
 """The driver's classes that need no JavaFX, and its self-test."""
 
 MAIN = "adjacency.fxdriver.SelfTest"

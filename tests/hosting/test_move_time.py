@@ -4,11 +4,18 @@ the machine's, and the three figures an account gives."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from adjacency.bots import Limit
+from adjacency.bots.external import ExternalBot
+from adjacency.core import Position
 from adjacency.core.game import Termination
+from adjacency.hosting.fx_run import DrivenBot, bot_span
 from adjacency.hosting.move_clock import GRACE, MoveTime, blame, charge, wall_cap
 from adjacency.sandbox import longest_wait
 
@@ -63,3 +70,52 @@ def test_the_longest_wait_is_one_thread_s_never_their_sum() -> None:
     after = {(10, 1, 10): 1_300_000_000, (10, 1, 11): 200_000_000, (10, 1, 12): 250_000_000}
     assert longest_wait(before, after) == pytest.approx(0.3)
     assert longest_wait({}, {}) == 0.0
+
+
+@given(
+    wall=seconds,
+    share=st.floats(0.0, 1.0),
+    stalled=seconds,
+    span=st.floats(0.0, 120.0, allow_nan=False),
+)
+def test_a_window_s_span_never_charges_less_than_the_cpu_nor_more_than_the_wall(
+    wall: float, share: float, stalled: float, span: float
+) -> None:
+    """Whatever span a program's window tells (the team's code shares its JVM: a span may
+    be anything), its own time stays between the CPU its sandbox used and what the
+    server's clock alone would charge."""
+    alone = MoveTime(cpu=wall * share, wall=wall, stalled=stalled)
+    timed = MoveTime(cpu=wall * share, wall=wall, stalled=stalled, span=span)
+    assert timed.cpu - 1e-9 <= timed.own <= alone.own + 1e-9
+    assert timed.cpu + timed.idle + timed.excused <= timed.wall + 1e-9
+
+
+def test_a_window_that_handles_the_click_slowly_is_charged_its_bot_s_span() -> None:
+    """A program whose window took 2.6 s of a 3 s move before its bot began (its handler,
+    its painting) while its bot thought 0.4 s is charged the bot's 0.4 s, within a 1 s
+    clock; the same move without the window's span is late."""
+    told = MoveTime(cpu=0.45, wall=3.0, stalled=0.0, span=0.4)
+    assert told.own == pytest.approx(0.45)  # its sandbox's CPU bounds it from below
+    assert blame(told, 1.0) is None
+    assert blame(MoveTime(cpu=0.45, wall=3.0, stalled=0.0), 1.0) is not None
+    assert "its window showed its bot's move 0.40 s after" in told.account()
+
+
+@pytest.mark.parametrize(("said", "heard"), [("0.25", 0.25), ("soon", None), ("-1", None)])
+def test_a_driven_program_s_span_is_heard_from_its_driver_line(
+    said: str, heard: float | None
+) -> None:
+    """The driver's ``bot-span`` line before a ``bestmove`` is kept for that move, a
+    malformed one dropped; a program not played through its window tells none."""
+    engine = Path(__file__).resolve().parents[1] / "span_engine.py"
+    command = f"{sys.executable} {engine} {said}"
+    driven, plain = DrivenBot(command), ExternalBot(command)
+    try:
+        position = Position.start(8, 8, 4)
+        driven.choose_move(position, Limit(time=5.0))
+        plain.choose_move(position, Limit(time=5.0))
+        assert bot_span(driven) == heard
+        assert bot_span(plain) is None
+    finally:
+        driven.close()
+        plain.close()

@@ -25,6 +25,7 @@ from ..core import Color, Position
 from ..core.errors import AdjacencyRuntimeError
 from ..core.game import Termination
 from ..sandbox import Reason, SandboxedProcess
+from .fx_run import bot_span
 from .move_clock import GRACE, MoveTime, MoveWatch, StartWatch, blame, ceiling, started_words
 from .team_words import team_words
 
@@ -224,7 +225,7 @@ def ask_on_clock(
     finally:
         if process is not None:
             process.cap_cpu(None)
-    spent = watch.stop(failure is None)  # a failed move's wall time runs to now
+    spent = watch.stop(failure is None, bot_span(bot))  # a failed move's runs to now
     started = f"; {started_words(extra)}" if extra > 0 else ""
     if process is not None and process.reason is Reason.CPU:
         opened = f", {-extra:g} s of them to open its game" if extra < 0 else ""

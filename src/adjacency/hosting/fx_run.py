@@ -239,6 +239,12 @@ class DryRun:
     form: dict[str, object]
     picture: bytes
 
+    def keep(self, out: Path) -> None:
+        """Keep the form and the picture in ``out`` (``form.json``, ``window.png``)."""
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "form.json").write_text(json.dumps(self.form), encoding="utf-8")
+        (out / "window.png").write_bytes(self.picture)
+
 
 MARKED = "a square that was not empty"
 """The driver's words for a mark its program's bot put on a square that was not empty."""
@@ -286,6 +292,10 @@ class DrivenBot(ExternalBot):
     """The pictures the driver sent in the move being made (a new one at each move's
     start, before any ``info`` line of it is heard)."""
 
+    span: float | None = None
+    """The seconds the driver said the program's bot took at this move (:data:`SPAN`), or
+    ``None``."""
+
     thinking: str | None = None
     """Where the driver last said, in this move, that the program was thinking
     (:data:`WHERE`: ``at its clock's end, its JavaFX thread was RUNNABLE in the program at
@@ -294,6 +304,7 @@ class DrivenBot(ExternalBot):
     def _choose(self, position: Position, search: Search) -> str:
         self._pictures = Pictures()  # this move's
         self.thinking = None
+        self.span = None
         try:
             return super()._choose(position, search)
         except BotFailure as failure:
@@ -315,6 +326,8 @@ class DrivenBot(ExternalBot):
         word, _, rest = info.string.partition(" ")
         if word == WHERE and rest:
             self.thinking = rest
+        elif word == SPAN:
+            self.span = _span(rest)
         elif not self._pictures.heard(info.string):
             super()._heard(info, search)
 
@@ -338,6 +351,33 @@ Sent on the protocol, as the program's prints on standard error may bury the dri
 lines there."""
 
 
+SPAN = "bot-span"
+"""The first word of the ``info string`` the driver sends before its ``bestmove``: the
+seconds the program's bot took at that move as its window showed it (``bot-span 1.2345``):
+from the program's showing the opponent's move to its showing its bot's, timed inside its
+JVM by listeners on the board's squares (the program's handling of the click before, and
+the driver's reading after, left out). The clock uses it as the move's wall time where it
+is less (:attr:`~.move_clock.MoveTime.span`), never charging less than the CPU the
+program's sandbox used: the team's code shares that JVM, and the sandbox's group stays the
+bound."""
+
+
+def bot_span(bot: object) -> float | None:
+    """The seconds ``bot``'s window showed its last move took (:data:`SPAN`), where it is
+    a program played through its window and its driver told them; else ``None``."""
+    return bot.span if isinstance(bot, DrivenBot) else None
+
+
+def _span(text: str) -> float | None:
+    """The seconds of a :data:`SPAN` line's rest, or ``None`` where it is not a finite,
+    non-negative number."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        return None
+    return seconds if 0.0 <= seconds < float("inf") else None
+
+
 def _with_thinking(detail: str, thinking: str) -> str:
     """``detail`` (a failed move's) with where the program was thinking
     (:attr:`DrivenBot.thinking`) added to its first part, before the quoted standard
@@ -352,7 +392,9 @@ def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
     form and take the picture of its input window, which the driver sends on standard
     output (``form BASE64-JSON``, ``window BASE64-PNG``: the sandbox writes no file); the
     server keeps them in ``out`` (a new folder of its own) as ``form.json`` and
-    ``window.png``, the picture decoded and drawn again (:func:`~.picture.clean_png`).
+    ``window.png``, the picture decoded and drawn again (:func:`~.picture.clean_png`),
+    the form with the options it was read under (``look``: what
+    :meth:`~.fx_recipe.Recipe.fits` reads the bot's own move, ``bot_seen``, under).
     :class:`~adjacency.hosting.java_build.BuildFailed` saying why no form was read (the
     driver's words, the program's last lines)."""
     outcome = run(
@@ -383,7 +425,7 @@ def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
         picture = clean_png(picture)
     except PictureRefused as exc:
         raise BuildFailed(f"the dry run's picture of the window is refused: {exc}") from None
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "form.json").write_text(json.dumps(form), encoding="utf-8")
-    (out / "window.png").write_bytes(picture)
-    return DryRun(form, picture)
+    form["look"] = list(look or [])  # what the recipe's fit reads its bot's move under
+    seen = DryRun(form, picture)
+    seen.keep(out)
+    return seen

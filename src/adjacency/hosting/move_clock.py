@@ -158,6 +158,9 @@ class MoveTime:
     waited: float = 0.0
     denied: float = 0.0
     stalled: float | None = None
+    span: float | None = None
+    """The seconds the program's bot took as its window showed them, timed inside its JVM
+    (a program played through its window: :data:`~.fx_run.SPAN`), or ``None``."""
 
     @property
     def excused(self) -> float:
@@ -171,8 +174,23 @@ class MoveTime:
     @property
     def own(self) -> float:
         """The wall seconds that were the move's own (:attr:`excused` taken off): its
-        CPU time plus its own idle time."""
-        return self.wall - self.excused
+        CPU time plus its own idle time. Where the program's window timed its bot
+        (:attr:`span`), that span with the same waits taken off, where less: the window's
+        handling of the opponent's click and the driver's reading are not the bot's; never
+        less than its CPU time, which its sandbox's group measures whoever timed the span.
+
+        >>> MoveTime(cpu=0.9, wall=2.0, stalled=0.0, span=1.2).own
+        1.2
+        >>> MoveTime(cpu=0.9, wall=2.0, stalled=0.0, span=0.1).own  # its CPU bounds it
+        0.9
+        >>> MoveTime(cpu=0.9, wall=2.0, stalled=0.0, span=5.0).own  # no more than its wall
+        2.0
+        """
+        own = self.wall - self.excused
+        if self.span is None:
+            return own
+        timed = self.span - max(0.0, min(self.excused, self.span - self.cpu))
+        return min(own, max(self.cpu, timed))
 
     @property
     def idle(self) -> float:
@@ -203,6 +221,8 @@ class MoveTime:
             f"used {self.cpu:.2f} s of CPU and was idle {self.idle:.2f} s in "
             f"{self.wall:.2f} s of wall time"
         )
+        if self.span is not None:
+            said += f" (its window showed its bot's move {self.span:.2f} s after the opponent's)"
         if self.excused >= 0.005:
             said += (
                 f"; it waited {self.excused:.2f} s for a CPU the machine gave to other work "
@@ -267,10 +287,11 @@ class MoveWatch:
         self.core = CoreWatch()
         self.started = clock.monotonic()
 
-    def stop(self, answered: bool = True) -> MoveTime:
+    def stop(self, answered: bool = True, span: float | None = None) -> MoveTime:
         """The move's :class:`MoveTime` now: ``answered``, its wall time ends when its
         sandbox's output last said something (the answer's arrival, not the server's
-        threads acting on it, which are the server's time)."""
+        threads acting on it, which are the server's time); ``span``: the seconds its
+        window timed its bot (:attr:`MoveTime.span`), if it did."""
         now = clock.monotonic()
         process = self.process
         if process is None:
@@ -284,6 +305,7 @@ class MoveWatch:
             max(0.0, process.waited_seconds() - self.waited),
             self.core.denied(used - self.cpu),
             stalled_since(process, self.waits, self.served, self.caller),
+            span if answered else None,
         )
 
 

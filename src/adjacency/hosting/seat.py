@@ -33,6 +33,7 @@ from ..core.game import Termination
 from ..sandbox import Outcome, Reason, SandboxedProcess
 from ..serving.logs import say
 from .check import last_output
+from .fx_run import bot_span
 from .move_clock import GRACE, MoveWatch, StartWatch, blame, charge, started_words
 from .player import Choice
 from .team_words import team_words
@@ -149,7 +150,7 @@ class BotSeat:
             failure = (Termination.DISCONNECTION, team_words(str(exc)))
         finally:
             process.cap_cpu(None)
-        spent = watch.stop(failure is None)
+        spent = watch.stop(failure is None, bot_span(bot))
         self.charged = max(before, before + spent.cpu)
         charged = max(0.0, charge(spent) + extra)  # an opening's seconds are no one's
         if process.reason is Reason.CPU:

@@ -148,7 +148,10 @@ public final class Driver {
 
     private void dryRun() throws InterruptedException {
         Button[][] board = windows.follow(null, null, 30_000);
-        if (board != null) windows.watch(board);
+        if (board != null) {
+            windows.watch(board);
+            windows.seeBot(board);
+        }
         protocol.send("form " + windows.form());
         protocol.send("window " + java.util.Base64.getEncoder().encodeToString(windows.formPicture()));
         quitting = true;
@@ -222,6 +225,8 @@ public final class Driver {
             if (playing == null) playing = Game.begin(options, protocol, windows, setup, begun -> game = begun);
             int move = playing.answer(setup.cells());
             protocol.send("info string driver cpu " + (Threads.ownCpu() - cpuBefore) / 1000 + " us");
+            double span = playing.span();
+            if (span >= 0) protocol.send(String.format(java.util.Locale.ROOT, "info string %s %.4f", Protocol.SPAN, span));
             protocol.send("bestmove " + Rules.name(move));
         } catch (Failure failure) {
             Game shown = game;

@@ -18,6 +18,8 @@ import javafx.application.Platform;
  */
 final class Fx {
     private static FutureTask<?> inFlight;
+    /** The most times its seconds a {@link #patiently} wait is stretched to. */
+    static final long STRETCH = 3;
 
     private Fx() {}
 
@@ -36,31 +38,56 @@ final class Fx {
      * {@link TimeoutException} when the thread is busy for longer (the call stays queued and
      * the next call waits for it first).
      */
-    static synchronized <T> T call(Callable<T> work, long millis) throws TimeoutException {
+    static <T> T call(Callable<T> work, long millis) throws TimeoutException {
+        return call(work, millis, null);
+    }
+
+    /**
+     * As {@link #call}, the wait stretched by the longest time a thread of the sandbox waited
+     * for a CPU meanwhile ({@link Waits}), to at most {@link #STRETCH} times {@code millis}:
+     * for the waits that judge the program (a window that must answer), so that the
+     * machine's load never decides them.
+     */
+    static <T> T patiently(Callable<T> work, long millis) throws TimeoutException {
+        return call(work, millis, new Waits());
+    }
+
+    private static synchronized <T> T call(Callable<T> work, long millis, Waits waits) throws TimeoutException {
         if (Platform.isFxApplicationThread()) {
             throw new IllegalStateException("a JavaFX call from the JavaFX thread itself");
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        long began = System.nanoTime();
+        long budget = TimeUnit.MILLISECONDS.toNanos(millis);
         if (inFlight != null && !inFlight.isDone()) {
-            wait(inFlight, deadline);
+            wait(inFlight, began, budget, waits);
         }
         FutureTask<T> task = new FutureTask<>(work);
         inFlight = task;
         Platform.runLater(task);
-        return wait(task, deadline);
+        return wait(task, began, budget, waits);
     }
 
-    private static <T> T wait(FutureTask<T> task, long deadline) throws TimeoutException {
-        try {
-            return task.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TimeoutException("interrupted");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException r) throw r;
-            if (cause instanceof Error err) throw err;
-            throw new IllegalStateException(cause);
+    /** The end of a wait that began at {@code began} with {@code budget} nanoseconds, stretched by {@code waits}. */
+    private static long deadline(long began, long budget, Waits waits) {
+        long stretch = waits == null ? 0 : Math.min((STRETCH - 1) * budget, waits.longestNanos());
+        return began + budget + stretch;
+    }
+
+    private static <T> T wait(FutureTask<T> task, long began, long budget, Waits waits) throws TimeoutException {
+        while (true) {
+            try {
+                return task.get(Math.max(0, deadline(began, budget, waits) - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException late) {
+                if (waits == null || deadline(began, budget, waits) <= System.nanoTime()) throw late;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TimeoutException("interrupted");
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof RuntimeException r) throw r;
+                if (cause instanceof Error err) throw err;
+                throw new IllegalStateException(cause);
+            }
         }
     }
 

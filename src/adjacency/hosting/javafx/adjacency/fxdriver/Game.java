@@ -7,6 +7,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLongArray;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 
@@ -32,9 +33,9 @@ final class Game {
      * the board's window that moves its bot ({@link Words#botButton}) is pressed, as its
      * person would.
      */
-    private static final long IDLE_MS = 1200;
+    static final long IDLE_MS = 1200;
     /** The CPU time the program's threads may use in {@link #IDLE_MS} and still be idle. */
-    private static final long IDLE_CPU_NS = 80_000_000L;
+    static final long IDLE_CPU_NS = 80_000_000L;
     /** Largest picture sent, in bytes of PNG (the server keeps none larger). */
     private static final int MAX_PICTURE = 256 * 1024;
 
@@ -54,6 +55,16 @@ final class Game {
     /** The opponent's last move fired on the board (-1: none yet), and the board before it. */
     private int opponentMove = -1;
     private int[] beforeOpponent = model;
+    /**
+     * When each square of the program's board (its own order) first changed its mark since
+     * the move began ({@link System#nanoTime}; 0: not since), set by listeners on the
+     * squares' text, on the JavaFX thread, as the program sets them.
+     */
+    private final AtomicLongArray firstChange = new AtomicLongArray(Rules.N * Rules.N);
+    /** Whether the listeners of {@link #firstChange} are on the board. */
+    private volatile boolean watching;
+    /** The last move's span in seconds ({@link #span}), or -1. */
+    private double span = -1;
 
     private Game(Protocol protocol, boolean pictures, Button[][] board, int botSide, String botMark, String opponentMark, boolean halfTurn) {
         this.protocol = protocol;
@@ -95,6 +106,7 @@ final class Game {
         String opponentMark = botMark.equals(bottomLeft) ? topRight : bottomLeft;
         boolean halfTurn = botMark.equals(bottomLeft) != (botSide == 1);
         Game game = new Game(protocol, options.pictures, board, botSide, botMark, opponentMark, halfTurn);
+        game.watch();
         started.accept(game);
         System.err.println("fxdriver: plays " + rounds + " rounds, the bot's mark " + botMark + " as " + (botSide == 1 ? "X" : "O")
                 + (botFirst ? ", moving first" : ", moving second") + (halfTurn ? ", the board a half-turn apart" : ""));
@@ -107,6 +119,9 @@ final class Game {
      */
     int answer(int[] asked) throws InterruptedException {
         int[] before = model;
+        for (int i = 0; i < firstChange.length(); i++) firstChange.set(i, 0);
+        long askedAt = System.nanoTime();
+        int fired = -1;
         if (!Arrays.equals(asked, model)) {
             int opponent = Rules.explain(model, asked, 3 - botSide, true);
             if (opponent < 0) {
@@ -116,11 +131,56 @@ final class Game {
             opponentMove = opponent;
             beforeOpponent = model;
             fire(opponent);
+            fired = opponent;
             before = asked;
         }
         int move = awaitMove(before);
         model = Rules.place(before, move, botSide);
+        span = span(fired, move, askedAt);
         return move;
+    }
+
+    /**
+     * The seconds the program's bot took at the last move, as its window shows it: from the
+     * program's showing the opponent's move (its mark's first change on the square), or from
+     * the driver's asking where the bot moves without one, to its showing its bot's move (that
+     * square's first change). The program's handling of the opponent's click before it, and
+     * the driver's reading after, are not in it. -1 where it cannot be told (the squares are
+     * not watched, or a change was not seen in that order): the server's clock then stands
+     * alone. The server never charges less than the CPU the program's sandbox used.
+     */
+    double span() {
+        return span;
+    }
+
+    private double span(int fired, int move, long askedAt) {
+        if (!watching) return -1;
+        long from = fired < 0 ? askedAt : firstChange.get(own(fired));
+        long to = firstChange.get(own(move));
+        if (from == 0 || to == 0 || to < from) return -1;
+        return (to - from) / 1e9;
+    }
+
+    /** The program's own index of the protocol's square {@code square} (the half-turn applied). */
+    private int own(int square) {
+        return halfTurn ? Rules.N * Rules.N - 1 - square : square;
+    }
+
+    /** Listen to the squares' marks ({@link #firstChange}); a window that does not answer is not watched. */
+    private void watch() throws InterruptedException {
+        try {
+            Fx.patiently(() -> {
+                for (int i = 0; i < Rules.N * Rules.N; i++) {
+                    int square = i;
+                    board[i / Rules.N][i % Rules.N].textProperty().addListener(
+                            (text, was, now) -> firstChange.compareAndSet(square, 0, System.nanoTime()));
+                }
+                return null;
+            }, CALL_MS * 8);
+            watching = true;
+        } catch (TimeoutException busy) {
+            System.err.println("fxdriver: the board's squares are not watched (its window did not answer); its moves are timed by the server's clock");
+        }
     }
 
     /** The board's marks (on the JavaFX thread, waiting while it is busy). */
@@ -217,7 +277,7 @@ final class Game {
                     boolean idle = cpu - cpuAt < IDLE_CPU_NS;
                     cpuAt = cpu;
                     cpuSince = at;
-                    Button button = idle ? botButton() : null;
+                    Button button = idle ? botButton(board) : null;
                     if (button != null) {
                         System.err.println("fxdriver: the program waits at its bot's turn; pressing its button '" + button.getText() + "'");
                         Fx.post(button::fire);
@@ -265,10 +325,10 @@ final class Game {
 
     /**
      * The button a person would press to have the bot move ({@link Words#botButton} of the
-     * enabled buttons of the board's window that are not squares), or null: none, or the
+     * enabled buttons of {@code board}'s window that are not squares), or null: none, or the
      * JavaFX thread busy (the program is not waiting then).
      */
-    private Button botButton() {
+    static Button botButton(Button[][] board) {
         try {
             return Fx.call(() -> {
                 Set<Node> squares = Collections.newSetFromMap(new IdentityHashMap<>());

@@ -31,6 +31,11 @@ import java.util.Base64;
 final class Protocol {
     /** The first word of the {@code info string} that says, at a stop, where the program is thinking. */
     static final String WHERE = "javafx-thread";
+    /**
+     * The first word of the {@code info string} sent before a {@code bestmove}: the seconds the
+     * program's bot took at that move as its window showed it ({@link Game#span}).
+     */
+    static final String SPAN = "bot-span";
     /** Characters of base64 a protocol line carries (the server reads lines of 64 KiB). */
     static final int PART = 32 * 1024;
     /** The descriptors the launch hands the protocol on with {@code --fds}. */

@@ -10,7 +10,7 @@ import java.util.Random;
 
 /**
  * The driver's own test of what it computes without a window: {@link Rules}, {@link Setup},
- * {@link Options}, {@link Words}, {@link Json} and {@link Threads}' reading of frames. It
+ * {@link Options}, {@link Words}, {@link Json}, {@link Threads}' reading of frames and {@link Waits}. It
  * needs the JDK alone: these classes and this one compile and run without JavaFX.
  *
  * <p>{@code SelfTest} runs its checks and prints {@code fxdriver self-test: N checks passed in
@@ -97,6 +97,19 @@ public final class SelfTest {
         words();
         json();
         frames();
+        waits();
+    }
+
+    /** {@link Waits}: a schedstat line's run delay, the longest growth of one thread's, this JVM's own threads read. */
+    private void waits() {
+        equal(Waits.runDelay("1200 3400 5\n"), 3400L, "a schedstat line's second figure");
+        equal(Waits.runDelay("garbage"), -1L, "a line that is not one");
+        java.util.Map<String, Long> before = java.util.Map.of("1/1", 100L, "1/2", 50L);
+        java.util.Map<String, Long> after = java.util.Map.of("1/1", 400L, "1/2", 1050L, "1/3", 700L);
+        equal(Waits.longest(before, after), 1000L, "the longest thread's wait, not the sum");
+        equal(Waits.longest(after, after), 0L, "no wait since");
+        java.util.Map<String, Long> own = Waits.read(java.nio.file.Path.of("/proc"));
+        check(!own.isEmpty() && own.values().stream().allMatch(delay -> delay >= 0), "this JVM's threads read: " + own.size());
     }
 
     private void names() {

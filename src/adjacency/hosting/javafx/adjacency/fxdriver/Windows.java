@@ -33,6 +33,11 @@ final class Windows {
     static final long POLL_MS = 15;
     static final long CALL_MS = 250;
     static final long STUCK_MS = 3000;
+    /**
+     * How long a window has to answer the driver's read, fill or picture: seconds of its own,
+     * stretched by what its threads waited for a CPU ({@link Fx#patiently}).
+     */
+    private static final long WINDOW_MS = 10_000;
     /** How long a button pressed on trial has to open a window or the board. */
     private static final long TRIAL_MS = 4000;
     /** How long a button pressed on trial that the program answered otherwise has to open one. */
@@ -64,6 +69,12 @@ final class Windows {
     private static final long WATCH_MS = 1000;
     /** How long it then watches for the other side's move, once one side moved by itself. */
     private static final long SELF_PLAY_MS = 4000;
+    /** How long a dry run waits for the bot's answer to the person's move it made ({@link #seeBot}). */
+    private static final long ANSWER_MS = 6000;
+    /** The mark the bot's own move placed in a dry run ({@link #watch}, {@link #seeBot}), or null: none seen. */
+    private String botSeen;
+    /** Whether that move came before any person's move (the bot moved first). */
+    private boolean botSeenFirst;
 
     Windows(Options options, Protocol protocol) {
         this.options = options;
@@ -212,7 +223,7 @@ final class Windows {
             wanted.put(sides[1], botFirst ? sides[3] : sides[2]);
         }
         try {
-            Fx.call(() -> {
+            Fx.patiently(() -> {
                 Set<String> done = new HashSet<>();
                 boolean progress = true;
                 while (progress) {
@@ -231,9 +242,9 @@ final class Windows {
                 }
                 found.addAll(done);
                 return null;
-            }, 10_000);
+            }, WINDOW_MS);
         } catch (TimeoutException busy) {
-            throw new Failure("the window '" + title(window) + "' did not answer within 10 s");
+            throw new Failure("the window '" + title(window) + "' did not answer within 10 s of its own");
         }
     }
 
@@ -246,13 +257,13 @@ final class Windows {
     /** The window's controls that show now, each remembered with the value it showed first. */
     private List<Form.Control> remembered(Window window) {
         try {
-            return Fx.call(() -> {
+            return Fx.patiently(() -> {
                 List<Form.Control> controls = Form.read(window.getScene().getRoot());
                 remember(controls);
                 return controls;
-            }, 10_000);
+            }, WINDOW_MS);
         } catch (TimeoutException busy) {
-            throw new Failure("the window '" + title(window) + "' did not answer within 10 s");
+            throw new Failure("the window '" + title(window) + "' did not answer within 10 s of its own");
         }
     }
 
@@ -267,11 +278,11 @@ final class Windows {
         for (Form.Control control : shown) if (!control.kind().equals("button")) fields++;
         if (fields <= formPictureFields) return;
         try {
-            formPicture = Fx.call(() -> Screen.png(window.getScene()), 10_000);
+            formPicture = Fx.patiently(() -> Screen.png(window.getScene()), WINDOW_MS);
             formPictureFields = fields;
             formTitle = window instanceof Stage stage ? stage.getTitle() : null;
         } catch (TimeoutException busy) {
-            throw new Failure("the window '" + title(window) + "' did not answer within 10 s");
+            throw new Failure("the window '" + title(window) + "' did not answer within 10 s of its own");
         }
     }
 
@@ -403,6 +414,70 @@ final class Windows {
                 return;
             }
         }
+        if (gained.size() == 1) { // one side moved by itself: the bot, moving first
+            botSeen = gained.iterator().next();
+            botSeenFirst = true;
+        }
+    }
+
+    /**
+     * A dry run's board that no mark moved on by itself ({@link #watch}): a person's move
+     * made, a click on its first empty square from the top-left (any empty square is a legal
+     * move), then the board watched for the bot's answer ({@link #ANSWER_MS}); where the
+     * window waits idle at the bot's turn with a button that moves its bot, that button is
+     * pressed once, as in a game ({@link Game#botButton}). The mark of a square filled by
+     * other than the click is the bot's ({@code bot_seen} of {@link #form}): the side a
+     * verdict may name. A square filled while the click shows nothing is the bot's move too,
+     * made first (its window took no click before it).
+     */
+    void seeBot(Button[][] board) throws InterruptedException {
+        System.err.println("DBG seeBot " + playsItself + " " + botSeen);
+        if (playsItself || botSeen != null) return;
+        String[] before = marks(board);
+        if (before == null) return;
+        int square = -1;
+        for (int i = 0; i < before.length && square < 0; i++) if (before[i].isEmpty()) square = i;
+        if (square < 0) return;
+        System.err.println("DBG seeBot click " + square + " before " + String.join(",", before));
+        Fx.post(board[square / Rules.N][square % Rules.N]::fire);
+        long began = System.currentTimeMillis();
+        long cpuSince = began, cpuAt = Threads.programCpu();
+        boolean pressed = false;
+        while (System.currentTimeMillis() - began < ANSWER_MS) {
+            Thread.sleep(POLL_MS);
+            String[] now = marks(board);
+            if (now == null) continue;
+            System.err.println("DBG now " + String.join(",", now));
+            for (int i = 0; i < now.length; i++) {
+                if (i == square || !before[i].isEmpty() || now[i].isEmpty()) continue;
+                if (now[square].isEmpty() || !now[i].equals(now[square])) {
+                    botSeen = now[i];
+                    botSeenFirst = now[square].isEmpty();
+                    return;
+                }
+            }
+            long at = System.currentTimeMillis();
+            if (!pressed && !now[square].isEmpty() && at - cpuSince >= Game.IDLE_MS) {
+                long cpu = Threads.programCpu();
+                boolean idle = cpu - cpuAt < Game.IDLE_CPU_NS;
+                cpuAt = cpu;
+                cpuSince = at;
+                Button button = idle ? Game.botButton(board) : null;
+                if (button != null) {
+                    Fx.post(button::fire);
+                    pressed = true;
+                }
+            }
+        }
+    }
+
+    /** The marks of {@code board} (its texts), or null while its window is busy. */
+    private static String[] marks(Button[][] board) {
+        try {
+            return Fx.call(() -> Screen.marks(board), CALL_MS);
+        } catch (TimeoutException busy) {
+            return null;
+        }
     }
 
     /** The pieces of each mark on {@code board} (its texts), or null while its window is busy. */
@@ -421,7 +496,9 @@ final class Windows {
     /**
      * The dry run's form, as base64 of its JSON: the title of the window pictured, the
      * buttons pressed ({@code path}), why no way to the board was found ({@code stuck}),
-     * whether the board it opened played both sides by itself ({@code plays_itself}), and
+     * whether the board it opened played both sides by itself ({@code plays_itself}), the
+     * mark the bot's own move placed and whether it moved first ({@code bot_seen}: {@code
+     * {"mark": "O", "first": false}}, null where it saw none), and
      * every window's controls that showed on the way, each with its window's number and the
      * value it showed first.
      */
@@ -432,6 +509,8 @@ final class Windows {
             if (step.pressed() != null && !playsItself) out.append(pressed++ == 0 ? "" : ", ").append(Json.quote(step.pressed()));
         }
         out.append("], \"stuck\": ").append(Json.quote(stuck)).append(", \"plays_itself\": ").append(playsItself);
+        out.append(", \"bot_seen\": ").append(botSeen == null ? "null"
+                : "{\"mark\": " + Json.quote(botSeen) + ", \"first\": " + botSeenFirst + "}");
         out.append(", \"controls\": [");
         boolean any = false;
         for (int k = 0; k < steps.size(); k++) {
