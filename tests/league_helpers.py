@@ -29,6 +29,7 @@ from adjacency.league.league_file import LeagueStore, StoredGame
 from adjacency.league.play.event_runner import EventRunner
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
+from adjacency.league.version_digest import make
 from adjacency.serving.details import ended
 from net_helpers import announced_url
 from web_helpers import uvicorn_thread
@@ -354,10 +355,14 @@ def project(files: dict[str, str], extra: dict[str, bytes] | None = None) -> byt
     return buffer.getvalue()
 
 
-def keep(db: Path, team: str, data: bytes, accepted: bool = True) -> int:
-    """Store ``data`` as ``team``'s next version, decided; its version number."""
+def keep(db: Path, team: str, data: bytes, accepted: bool = True, digest: bool = True) -> int:
+    """Store ``data`` as ``team``'s next version, decided; its version number. An accepted
+    version gets its digest as the builder gives it at acceptance (made here, in this
+    thread), unless ``digest`` is false: a version accepted before digests were kept."""
     with LeagueStore(db) as store:
         member = store.members.member_named(team)
         submission, _ = store.submissions.add(member.id, data, "team.zip")
+        if accepted and digest:
+            store.digests.keep(submission.id, *make(data))
         store.submissions.decide(submission.id, accepted, "" if accepted else "no bot")
     return submission.version

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.league_file import LeagueStore
+from adjacency.league.version_digest import make
 from browser_helpers import (
     CASES,
     EVERY_IMPACT,
@@ -98,6 +99,7 @@ def test_from_an_event_to_the_similarity_report_a_teams_code_and_a_diff(
                 data = zipped(files)
                 note = LEFT_OUT if files is CODE["alpha"][-1] else ""
                 kept, _ = store.submissions.add(member.id, data, f"{team}.zip", None, note)
+                store.digests.keep(kept.id, *make(data))  # as the builder accepts it
                 store.submissions.decide(kept.id, True, "")
                 uploads[team, kept.version] = data
         store.events.create("cup", "round-robin", None, list(CODE))

@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 from adjacency.league.league_file import LeagueStore
+from adjacency.league.version_digest import make
 from code_projects import GREEDY, MINIMAX, SKELETON
 from league_helpers import ADMIN, add_member, keep, project, request, upload
 from similarity_class import PLANTED, STATE, course_class, template
@@ -189,7 +190,8 @@ def test_the_code_view_shows_every_kept_file_and_names_what_the_upload_left_out(
     assert sent.status == 201, sent
     with LeagueStore(db) as store:
         submission = store.submissions.versions(store.members.member_named("team1").id)[0]
-        store.submissions.decide(submission.id, True, "")
+        store.digests.keep(submission.id, *make(store.submissions.data(submission.id)))
+        store.submissions.decide(submission.id, True, "")  # as the builder accepts it
     code = request(url + "/api/league/admin/members/team1/versions/1/code", token=ADMIN).body
     assert [f["path"] for f in code["files"]] == sorted(files)  # FXML, CSS, properties too
     assert code["pictures"] == ["src/board.png"]

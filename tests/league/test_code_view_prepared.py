@@ -1,19 +1,35 @@
-"""A code view is made once: while a version's digest is being made (by the builder at
-acceptance, or by the first request for a version accepted before digests were kept),
-another request for it is answered at once with "being prepared" (503,
-``being_prepared``) instead of making it again, and once made it is served from storage
-(the real league server)."""
+"""A code view is made once, by a worker process of its own, never by the threads that
+answer requests: a request for a version whose digest is not made yet (accepted before
+digests were kept) starts its making and is answered at once with "being prepared" (503,
+``being_prepared``), and so is every request while it is made; other requests are
+answered meanwhile; once made, the view is served from storage (the real league
+server).
+
+The worker is held stopped (SIGSTOP) while the requests are made, so "answered while
+the digest runs" is an ordering the test fixes, never a race with the machine's load."""
 
 from __future__ import annotations
 
-import threading
+import os
+import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from adjacency.league import version_digest
+from adjacency.league import digest_worker, version_digest
 from league_helpers import ADMIN, Response, add_member, keep, project, request
 
 MIB = 1 << 20
+
+
+def _until(ask: Callable[[], Response], status: int, what: str) -> Response:
+    deadline = time.monotonic() + 45.0
+    while True:
+        answer = ask()
+        if answer.status == status or time.monotonic() > deadline:
+            assert answer.status == status, (what, answer)
+            return answer
+        time.sleep(0.05)
 
 
 def test_a_view_being_made_is_answered_at_once_then_served_from_storage(
@@ -21,25 +37,30 @@ def test_a_view_being_made_is_answered_at_once_then_served_from_storage(
 ) -> None:
     url, db = league
     add_member(db, "team1")
-    files = {f"src/A{i}.java": "<a" * (MIB // 2) for i in range(3)}  # 3 s to digest
+    files = {f"src/A{i}.java": "<a" * (MIB // 2) for i in range(3)}
     files["src/Bot.java"] = "class Bot { int depth = 2; }\n"
-    keep(db, "team1", project(files))  # accepted with no digest: made when first asked
+    keep(db, "team1", project(files), digest=False)  # made when first asked
     api = url + "/api/league/admin/members/team1/versions/1/code"
-    first: list[Response] = []
-    asking = threading.Thread(target=lambda: first.append(request(api, token=ADMIN)))
-    asking.start()
+    first = request(api, token=ADMIN)
+    assert first.status == 503, first
+    assert first.body["code"] == "being_prepared"
+    assert "is being prepared: ask again in a few seconds" in first.body["detail"]
     deadline = time.monotonic() + 30.0
-    while not version_digest.preparing() and asking.is_alive() and time.monotonic() < deadline:
+    while not digest_worker.running() and time.monotonic() < deadline:
         time.sleep(0.005)
-    assert version_digest.preparing(), "the first request never made the digest"
-    second = request(api, token=ADMIN)
-    asking.join(60.0)
-    assert second.status == 503, second
-    assert second.body["code"] == "being_prepared"
-    assert "is being prepared: ask again in a few seconds" in second.body["detail"]
-    [made] = first
-    assert made.status == 200, made
+    [worker] = digest_worker.running()
+    assert worker != os.getpid()  # made in a process of its own
+    os.kill(worker, signal.SIGSTOP)  # the digest is in hand until the test lets it go
+    try:
+        again = request(api, token=ADMIN)
+        other = request(url + "/api/league/members/team1")
+        assert digest_worker.running() == [worker]  # both answered while it was made
+    finally:
+        os.kill(worker, signal.SIGCONT)
+    assert again.status == 503 and again.body["code"] == "being_prepared", again
+    assert other.status == 200, other
+    made = _until(lambda: request(api, token=ADMIN), 200, "the view once made")
     assert [f["path"] for f in made.body["files"]] == [*sorted(files)]
-    assert not version_digest.preparing()
+    assert not version_digest.preparing() and not digest_worker.running()
     served = request(api, token=ADMIN)
     assert served.status == 200 and served.body == made.body

@@ -38,6 +38,7 @@ from .builder import Builder
 from .builder import build_jobs as jobs_for_builds
 from .cache import SharedAnswer
 from .deps import HeavyReads
+from .digest_worker import stop_all as stop_digests
 from .league_file import LeagueStore
 from .limits import LeagueLimits
 from .play.hall import Hall
@@ -137,6 +138,7 @@ def create_app(
         try:
             yield
         finally:
+            stop_digests()  # a digest in hand is made again when next asked for
             with contextlib.suppress(Exception):
                 await warm  # before the reader it uses is closed
             await hall.stop()

@@ -42,6 +42,8 @@ from ..hosting.verdict import Judged, judge, plays_windows
 from ..hosting.verdict import rebuild as rebuild_build
 from ..sandbox import check as sandbox_check
 from ..serving.logs import say
+from .digest_worker import DigestStopped
+from .digest_worker import stop_all as stop_digests
 from .league_file import LeagueStore
 from .settings import LeagueSettings
 from .store.submission_rows import Submission
@@ -64,9 +66,11 @@ IDLE_WAIT = 5.0
 def keep_digest(store: LeagueStore, submission: Submission) -> None:
     """Make an accepted version's digest now, once (:mod:`.version_digest`): its code
     view and fingerprints are then read, never made, by requests. A digest that cannot
-    be made is logged and made when first asked for."""
+    be made, or that a stopping server ended, is made when first asked for."""
     try:
         keep_version_digest(store, submission)
+    except DigestStopped:
+        say(log, logging.INFO, "digest-stopped", version=submission.version)
     except Exception:
         log.exception("builder: the digest of version %d failed", submission.id)
 
@@ -174,11 +178,14 @@ class Builder:
         """A version was uploaded: look now."""
         self._wake.set()
 
-    def stop(self, wait: float = 5.0) -> None:
-        """Stop after the build in hand (a daemon thread: a stopping server does not wait
-        for a long build; the next start builds it again)."""
+    def stop(self, wait: float = 1.0) -> None:
+        """Stop after the build in hand, waiting at most ``wait`` seconds for it (a daemon
+        thread: a stopping server does not wait for a long build; the next start builds
+        it again); a digest in hand is ended at once (its version is accepted, and the
+        digest made when first asked for)."""
         self._stop.set()
         self._wake.set()
+        stop_digests()
         deadline = time.monotonic() + wait
         for thread in self._threads:
             thread.join(max(0.0, deadline - time.monotonic()))

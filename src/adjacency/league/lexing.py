@@ -18,12 +18,19 @@ file of such text costs time quadratic in its length (2.6 s of CPU for 16 KiB, a
   uncoloured, and without fingerprints). The token cap is what a long file meets, the
   same on every machine; the budget only bounds a lexer of another language that
   rescans on some text.
+
+A digest's files are lexed within one more budget, the whole digest's
+(:func:`cpu_budget`, which :mod:`.digest_worker` sets): once it is spent, every file
+left is one plain token, never lexed.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from pygments.lexer import Lexer, RegexLexer
@@ -149,14 +156,35 @@ def budget(characters: int) -> float:
     return BASE_SECONDS + SECONDS_PER_MIB * characters / MIB
 
 
+_SPENT_BY: ContextVar[float] = ContextVar("spent_by", default=math.inf)
+"""The thread CPU time (``time.thread_time``) past which nothing more is lexed: the
+whole digest's budget (:func:`cpu_budget`); none outside one."""
+
+
+@contextmanager
+def cpu_budget(seconds: float) -> Iterator[None]:
+    """Lex within ``seconds`` of this thread's CPU time in all, beside each file's own
+    :func:`budget`: once they are spent, :func:`lexed` gives each file's rest, or a
+    whole file, as one plain token (a digest past its budget shows the rest plain)."""
+    mark = _SPENT_BY.set(time.thread_time() + seconds)
+    try:
+        yield
+    finally:
+        _SPENT_BY.reset(mark)
+
+
 def lexed(path: str, text: str) -> Lexed:
     """The tokens of ``text`` (the file ``path``), covering it whole and in order: its
-    lexer's, up to :data:`MOST_TOKENS` tokens and its :func:`budget` of CPU time,
-    then the rest as one plain token (:data:`UNREAD`). The budget counts this thread's
-    CPU time only (``time.thread_time``): a server's other threads never shorten it."""
+    lexer's, up to :data:`MOST_TOKENS` tokens and its :func:`budget` of CPU time (and
+    within a :func:`cpu_budget` in force), then the rest as one plain token
+    (:data:`UNREAD`). The budget counts this thread's CPU time only
+    (``time.thread_time``): a server's other threads never shorten it."""
     out: Lexed = []
     end = 0
-    limit = time.thread_time() + budget(len(text))
+    now = time.thread_time()
+    limit = min(now + budget(len(text)), _SPENT_BY.get())
+    if now >= limit:  # the digest's budget is spent: nothing more is lexed
+        return [(0, UNREAD, text)] if text else []
     tokens: Iterator[tuple[int, _TokenType, str]] = lexer_for(path).get_tokens_unprocessed(text)
     for count, (start, kind, value) in enumerate(tokens, 1):
         if start != end:  # a lexer that skips text: the rest is plain

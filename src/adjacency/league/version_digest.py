@@ -9,9 +9,11 @@ on every request, a team asking for its own code view a dozen times at once, or 
 teacher opening the report, held the server's threads for minutes. Made once, a request
 reads stored bytes. A version accepted before digests were kept gets its digest the
 first time it is asked for (:func:`code_of`, :func:`prints_of`), once. A digest is made by
-one thread at a time: while the builder or a request makes a version's, a request for
-its code view is answered at once, :class:`BeingPrepared` (503, ``being_prepared``),
-instead of making it again or waiting for it.
+one thread at a time, in a worker process with its own CPU budget
+(:func:`.digest_worker.made_apart`), never by the threads that answer requests: while
+the builder or a thread of its own makes a version's, a request for its code view is
+answered at once, :class:`BeingPrepared` (503, ``being_prepared``), instead of making it
+again or waiting for it.
 
 The corpus' entries (the league's template, earlier years' projects) are zips too:
 :func:`corpus_prints` fingerprints one the same way.
@@ -25,15 +27,19 @@ import threading
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import AdjacencyError
 from ..serving.errors import WebError
 from ..serving.logs import say
+from .digest_worker import DigestStopped, made_apart, make
 from .fingerprints import ProjectPrints, pack, project_prints, unpack
 from .league_file import LeagueError, LeagueStore
 from .store.submission_rows import Submission
-from .version_code import highlighted, kept_files
+from .version_code import kept_files
+
+__all__ = ["BeingPrepared", "code_of", "keep", "make", "preparing", "prints_of"]
 
 log = logging.getLogger("adjacency.league")
 
@@ -79,24 +85,6 @@ def _read(data: bytes, what: str) -> dict[str, str]:
         raise LeagueError(f"{what} cannot be read: {exc}") from None
 
 
-def make(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
-    """The digest of a version's zip ``data``: its packed prints and its packed code
-    (the kept files, each path with its highlighted lines, and the zip's other entries
-    named). :class:`~.league_file.LeagueError` for a zip the intake refuses."""
-    try:
-        kept = kept_files(data)
-    except AdjacencyError as exc:
-        raise LeagueError(f"{what} cannot be read: {exc}") from None
-    head = {"pictures": kept.pictures, "left_out": kept.left_out}
-    files = [{"path": p, "lines": highlighted(p, t)} for p, t in kept.shown.items()]
-    text = _json(head) + "\n" + _json(files)
-    return pack(project_prints(kept.files)), zlib.compress(text.encode(), 6)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
 def keep(store: LeagueStore, submission: Submission) -> tuple[bytes, bytes]:
     """Make and keep a version's digest (when it is accepted); its packed prints and
     code. While it is made, a request for the version's code view is answered
@@ -106,34 +94,57 @@ def keep(store: LeagueStore, submission: Submission) -> tuple[bytes, bytes]:
 
 
 def _keep(store: LeagueStore, submission: Submission) -> tuple[bytes, bytes]:
-    prints, code = make(store.submissions.data(submission.id), f"version {submission.version}")
+    what = f"version {submission.version}"
+    prints, code = made_apart(store.submissions.data(submission.id), what)
     store.digests.keep(submission.id, prints, code)
     return prints, code
 
 
 def code_of(store: LeagueStore, submission: Submission) -> tuple[dict[str, Any], str]:
-    """A version's code as shown, from its digest (made now if it has none): its
-    ``pictures`` and ``left_out`` (the stored zip's), and its files as JSON text (a list
-    of path and highlighted lines), kept as text so that an answer splices it in
-    instead of parsing and writing again what may be megabytes. :class:`BeingPrepared`
-    while another thread makes it."""
+    """A version's code as shown, from its digest: its ``pictures`` and ``left_out``
+    (the stored zip's), and its files as JSON text (a list of path and highlighted
+    lines), kept as text so that an answer splices it in instead of parsing and writing
+    again what may be megabytes. :class:`BeingPrepared` while it is made, and for a
+    version that has none yet (accepted before digests were kept, or whose making a
+    stopping server ended), whose making then starts in a thread of its own
+    (:func:`_make_later`)."""
     stored = store.digests.code(submission.id)
     if stored is None:
-        with _making_of(submission) as claimed:
-            if not claimed:
-                raise BeingPrepared(
-                    f"the code of version {submission.version} is being prepared: ask "
-                    "again in a few seconds",
-                    params={"version": submission.version},
-                )
-            stored = store.digests.code(submission.id)  # made by another since the first look
-            if stored is None:
-                team = store.members.member(submission.member_id).name
-                say(log, logging.INFO, "digest-made", team=team, version=submission.version)
-                stored = _keep(store, submission)[1]
+        _make_later(store.database.path, submission)
+        raise BeingPrepared(
+            f"the code of version {submission.version} is being prepared: ask "
+            "again in a few seconds",
+            params={"version": submission.version},
+        )
     head, _, files = zlib.decompress(stored).decode().partition("\n")
     found: dict[str, Any] = json.loads(head)
     return found, files
+
+
+def _make_later(db: Path, submission: Submission) -> None:
+    """Start making ``submission``'s digest in a thread of its own (with a connection to
+    the league file ``db`` of its own), unless a thread makes it already."""
+    with _making_lock:
+        if submission.id in _making:
+            return
+        _making.add(submission.id)  # claimed here, so that a second request starts none
+
+    def run() -> None:
+        try:
+            with LeagueStore(db, create=False) as store:
+                if store.digests.code(submission.id) is None:  # made since the first look
+                    team = store.members.member(submission.member_id).name
+                    say(log, logging.INFO, "digest-made", team=team, version=submission.version)
+                    _keep(store, submission)
+        except DigestStopped:
+            pass  # made when next asked for, after the next start
+        except Exception:
+            log.exception("the digest of version %d failed", submission.id)
+        finally:
+            with _making_lock:
+                _making.discard(submission.id)
+
+    threading.Thread(target=run, name=f"league-digest-{submission.id}", daemon=True).start()
 
 
 def prints_of(store: LeagueStore, submission: Submission) -> ProjectPrints:
