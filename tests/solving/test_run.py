@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import shlex
 import sqlite3
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from adjacency.core.errors import AdjacencyRuntimeError, InvalidSettingsError
 from adjacency.solving.entries import Entry, EntryResult, RootMove
 from adjacency.solving.progress import MoveWatch
 from adjacency.solving.report import LEGEND, frontiers, growth, text_tables
-from adjacency.solving.run import SolveTask, run_table, run_task
+from adjacency.solving.run import SolveTask, recompute_table, run_table, run_task
 from adjacency.solving.solved_starts import parse_sizes, plan_lanes, solve_entry
 from adjacency.solving.store import SolutionsStore, SolutionsStoreError
 from adjacency.storage import WrongDatabaseError
@@ -206,6 +208,60 @@ def test_show_names_entries_where_the_first_mover_matters_and_the_open_ones() ->
     assert "first mover (X first against O first)" not in "\n".join(only_o)
 
 
+def reconstruct(db: Path, value: dict[tuple[int, str], int] | None = None) -> None:
+    """Give every row of ``db`` a record reconstructed after the fact, as the shipped rows
+    stored before records were kept have, and the rows keyed (rounds, first) in ``value``
+    another value."""
+    with contextlib.closing(sqlite3.connect(db)) as c, c:
+        for rounds, first, origin in c.execute("SELECT rounds, first, provenance FROM entries"):
+            record = {**json.loads(origin), "commit": "unknown"}
+            record["reconstructed"] = {"from": "a test", "committed_in": "0" * 40, "committed": "?"}
+            c.execute(
+                "UPDATE entries SET provenance = ?, value = COALESCE(?, value) "
+                "WHERE rounds = ? AND first = ?",
+                (json.dumps(record), (value or {}).get((rounds, first)), rounds, first),
+            )
+
+
+def test_recompute_replaces_the_reconstructed_rows_that_agree_and_names_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "s.db"
+    with SolutionsStore(db) as store:
+        run_table(store, plan_lanes(parse_sizes("4x4")), SerialExecutor(), None, rounds_limit=2)
+        store.put(EntryResult(Entry(4, 4, 3), "timeout", True, 1e-9, nodes=9, seconds=1e-9))
+    reconstruct(db, value={(2, "x"): 0})  # 4x4 at 2 rounds is -2: this row is wrong
+    argv = ["solutions", "recompute", "--db", str(db), "--up-to", "60", "--tt", "4"]
+    assert main(argv) == 1  # a row that disagrees is a finding, not a success
+    out = capsys.readouterr().out
+    assert "1 rows solved again with the same values (1 with the same node count)" in out
+    assert "1 images derived again" in out and "1 disagree" in out
+    assert "disagrees: 4x4 2 rounds, x first: stored 0, now -2" in out
+    assert "1 left reconstructed" in out
+    with SolutionsStore(db) as store:
+        rows = {(r.entry.rounds, r.entry.first): r for r in store.results()}
+        # recomputed, and its image derived from it: a full record, the command among it
+        for key in (1, "x"), (1, "o"):
+            record = rows[key].provenance or {}
+            assert not rows[key].reconstructed and record["commit"] != "unknown"
+            assert record["settings"]["command"] == shlex.join(["adjacency", *argv])
+            assert record["settings"]["tt_mb"] == 4.0 and record["settings"]["threads"] == 1
+        # the row that disagrees keeps its value, its image and the timeout stay marked
+        assert rows[2, "x"].value == 0
+        assert all(rows[k].reconstructed for k in ((2, "x"), (2, "o"), (3, "x")))
+        report = recompute_table(store, 60, tt_mb=4)  # again: only the wrong row is tried
+        assert not report.recomputed and len(report.disagree) == 1 and len(report.left) == 1
+        shown = text_tables(store.results(), markdown=True)
+    assert (
+        "3 rows reconstructed (stored before records were kept: commit, machine and "
+        "libraries unknown; `solutions recompute` solves them again), 1 of them derived "
+        "images; computed: 4x4 2 rounds, x first, 4x4 3 rounds, x first (timeout)"
+    ) in shown
+    assert f"2 rows recorded by `{shlex.join(['adjacency', *argv])}` at commit" in shown
+    assert "| 4x4 | 1 | x | -2 |" in shown and shown.count("| recorded |") == 1
+    assert shown.count("| reconstructed |") == 2
+
+
 @pytest.mark.slow
 def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "s.db")
@@ -228,6 +284,7 @@ def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
         # the settings that change a stored result: the table's size and the threads
         assert r["provenance"]["settings"]["tt_mb"] == 4.0
         assert r["provenance"]["settings"]["threads"] == 1
+        assert r["provenance"]["settings"]["command"].startswith("adjacency solutions run --db")
     assert main(["solutions", "show", "--db", db]) == 0
     out = capsys.readouterr().out
     assert "4x4 x first: complete" in out
@@ -423,14 +480,19 @@ def test_show_without_a_database_here_reads_the_table_shipped_with_the_package(
     assert main(["solutions", "show", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) > 100
-    # every shipped row has a record: stored before records were kept, each says what is
-    # known (the version, when, the settings the row keeps, the commit that shipped it)
-    # and marks the rest unknown (tools/backfill_provenance.py)
+    # every shipped row has a record: one solved again by `solutions recompute` the full
+    # record of that run; one stored before records were kept says what is known (the
+    # version, when, the settings the row keeps, the commit that shipped it) and marks the
+    # rest unknown (tools/backfill_provenance.py)
     for row in rows:
         record = row["provenance"]
         assert record["version"] and record["created"]
         assert record["settings"]["symmetry"] == row["symmetry"]
         assert record["settings"]["budget"] == row["budget"]
+        if "reconstructed" not in record:
+            assert record["settings"]["command"].startswith("adjacency solutions recompute")
+            assert re.fullmatch("[0-9a-f]{40}", record["commit"]) and record["dirty"] is False
+            continue
         assert record["settings"]["tt_mb"] == record["settings"]["threads"] == "unknown"
         assert record["commit"] == record["machine"]["cpu"] == "unknown"
         assert re.fullmatch("[0-9a-f]{40}", record["reconstructed"]["committed_in"])

@@ -104,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     skip_final_collection()  # the exit costs no collection of the kernels' objects
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # what command_line records
     if not getattr(args, "handler", None):
         parser.print_help()
         return 0

@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shlex
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,14 @@ from typing import Any
 from ..core.course import COURSE_MOVE_SECONDS, COURSE_ROUNDS, COURSE_SIZE
 from ..core.errors import AdjacencyError, InvalidSettingsError
 from ..core.text import is_ascii_decimal, parse_int, parse_rounds, parse_size, quote
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that is running, as a shell line (``adjacency solutions run ...``): the
+    arguments :func:`adjacency.cli.main` parsed (``args.argv``), so a call from Python
+    records its own arguments rather than the calling program's ``sys.argv``."""
+    return shlex.join(["adjacency", *getattr(args, "argv", sys.argv[1:])])
+
 
 MAX_SECONDS = 7 * 24 * 3600.0
 """Longest time limit an option accepts (a week); timers refuse much longer waits."""

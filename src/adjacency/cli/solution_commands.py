@@ -12,8 +12,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import shlex
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any
 from ..core.errors import InvalidSettingsError
 from .arguments import (
     add_executor_options,
+    command_line,
     executor_from_args,
     positive_int,
     seconds,
@@ -263,7 +262,7 @@ def run_run(args: argparse.Namespace) -> int:
                 on_result=on_result,
                 threads=args.threads,
                 checkpoint=checkpoint,
-                command=shlex.join(["adjacency", *sys.argv[1:]]),
+                command=command_line(args),
             )
         finally:
             watching.set()
@@ -298,7 +297,7 @@ def run_recompute(args: argparse.Namespace) -> int:
             args.up_to,
             tt_mb=args.tt,
             threads=args.threads,
-            command=shlex.join(["adjacency", *sys.argv[1:]]),
+            command=command_line(args),
             on_result=on_result,
         )
     same = sum(1 for old, new in report.recomputed if old.nodes == new.nodes)

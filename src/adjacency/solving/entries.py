@@ -65,6 +65,13 @@ class EntryResult:
     """The code, libraries and machine that stored the entry
     (:mod:`adjacency.system.provenance`); ``None`` for an entry stored before it was kept."""
 
+    @property
+    def reconstructed(self) -> bool:
+        """Whether the row's provenance was reconstructed after the fact (a row stored
+        before records were kept, its unknown fields marked) rather than recorded by the
+        run that computed it."""
+        return bool((self.provenance or {}).get("reconstructed"))
+
 
 @dataclass(frozen=True)
 class RootMove:

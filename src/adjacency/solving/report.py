@@ -170,6 +170,7 @@ def text_tables(
             "symmetry (root-move pruning) against the plain solve:",
             symmetry_lines(results, plain),
         )
+    section("provenance (solutions show --json: each row's record):", provenance_lines(results))
     if markdown:
         lines += ["", cost_table(results)]
     return "\n".join(lines)
@@ -287,27 +288,69 @@ def symmetry_lines(symmetric: list[EntryResult], plain: list[EntryResult]) -> li
     return lines
 
 
+def provenance_lines(results: list[EntryResult]) -> list[str]:
+    """How the rows' provenance was kept: the rows recorded by the run that computed them,
+    grouped by command, commit, day and machine, and the rows whose record was
+    reconstructed after the fact (stored before records were kept), the computed ones by
+    name, since their figures carry no commit or machine."""
+    recorded: dict[tuple[str, str, str, str], int] = {}
+    rebuilt = [r for r in results if r.reconstructed]
+    for r in results:
+        if r.reconstructed or not r.provenance:
+            continue
+        record = r.provenance
+        commit = str(record.get("commit") or "no checkout")[:12]
+        if record.get("dirty"):
+            commit += " with local changes"
+        box = dict(record.get("machine") or {})
+        where = f"{box.get('cpu', '?')}, {box.get('cores', '?')} cores"
+        command = str(dict(record.get("settings") or {}).get("command", "command not recorded"))
+        key = (command, commit, str(record.get("created", "?"))[:10], where)
+        recorded[key] = recorded.get(key, 0) + 1
+    lines = [
+        f"{count} rows recorded by `{command}` at commit {commit} on {day} ({where})"
+        for (command, commit, day, where), count in sorted(recorded.items())
+    ]
+    unrecorded = sum(1 for r in results if not r.provenance)
+    if unrecorded:
+        lines.append(f"{unrecorded} rows without a record (stored before records were kept)")
+    if rebuilt:
+        computed = [r for r in rebuilt if not r.source]
+        names = ", ".join(
+            f"{r.entry}{' (timeout)' if r.status == 'timeout' else ''}" for r in computed
+        )
+        lines.append(
+            f"{len(rebuilt)} rows reconstructed (stored before records were kept: commit, "
+            "machine and libraries unknown; `solutions recompute` solves them again), "
+            f"{len(rebuilt) - len(computed)} of them derived images"
+            + (f"; computed: {names}" if computed else "")
+        )
+    return lines
+
+
 def cost_table(results: list[EntryResult]) -> str:
     """Markdown: every computed entry (not derived) with its value, optimal first moves,
-    nodes, seconds, solves and principal variation."""
+    nodes, seconds, solves, principal variation and whether its record was made by the
+    run that computed it or reconstructed."""
     lines = [
         "| size | rounds | first | value | optimal / first moves | nodes | seconds "
-        "| first moves solved | principal variation |",
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| first moves solved | principal variation | record |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
     ]
     for r in results:
         if r.source:
             continue
+        record = "reconstructed" if r.reconstructed else "recorded"
         if r.status == "timeout":
             lines.append(
                 f"| {r.entry.size} | {r.entry.rounds} | {r.entry.first} | over {r.budget:g} s "
-                f"| | {r.nodes:,} | {r.seconds:.1f} | | |"
+                f"| | {r.nodes:,} | {r.seconds:.1f} | | | {record} |"
             )
             continue
         lines.append(
             f"| {r.entry.size} | {r.entry.rounds} | {r.entry.first} | {_cell(r)} "
             f"| {len(r.optimal)} / {len(r.move_values)} | {r.nodes:,} | {r.seconds:.2f} "
-            f"| {r.root_moves} | {' '.join(r.pv)} |"
+            f"| {r.root_moves} | {' '.join(r.pv)} | {record} |"
         )
     return "\n".join(lines)
 

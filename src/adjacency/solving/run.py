@@ -206,13 +206,6 @@ def run_table(
     return runner.report
 
 
-def is_reconstructed(result: EntryResult) -> bool:
-    """Whether a stored row's provenance was reconstructed after the fact (a row stored
-    before records were kept, its unknown fields marked) rather than recorded by the run
-    that computed it."""
-    return bool((result.provenance or {}).get("reconstructed"))
-
-
 @dataclass
 class RecomputeReport:
     """What :func:`recompute_table` did, row by row."""
@@ -259,7 +252,7 @@ def recompute_table(
         settings["command"] = command
     report = RecomputeReport()
     rows = sorted(
-        (r for r in store.results(symmetry=None) if is_reconstructed(r) and not r.source),
+        (r for r in store.results(symmetry=None) if r.reconstructed and not r.source),
         key=lambda r: (r.seconds, r.entry, r.symmetry),
     )
     for old in rows:
@@ -283,7 +276,7 @@ def recompute_table(
         report.recomputed.append((old, new))
         prefix = f"{old.entry} "
         for image in store.results(symmetry=old.symmetry):
-            if image.source.startswith(prefix) and is_reconstructed(image):
+            if image.source.startswith(prefix) and image.reconstructed:
                 store.put(derive(new, image.entry), settings)
                 report.derived += 1
     return report
