@@ -87,6 +87,13 @@ PUZZLE_BUILDS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 """Each shipped puzzle file's build: the command and figures docs/puzzles.md records
 for it ("The shipped set"), the settings in ``adjacency puzzles build``'s names."""
+DATA_COMMAND = (
+    "adjacency train-eval --kind patterns --data positions-s6820 --games 100000 "
+    "--chunk-games 50 --seed 6820 --rounds 28 --depth 6 --exact-plies 16 --jobs 16 --no-fit "
+    "(805 of its 2,000 shards; at commit cb03095 on a 16-core machine, as the data's README "
+    "says)"
+)
+"""The command that made the puzzles' source data (not shipped: its hash is recorded)."""
 Key = tuple[Any, ...]
 
 
@@ -244,6 +251,10 @@ def backfill_puzzles(sample: int, seed: int, only: str | None = None) -> list[Pa
             "committed": date,
         }
         content = reconstructed(UNKNOWN, build["settings"], build["seeds"], UNKNOWN, known)
+        from adjacency.cli.puzzle_commands import source_data
+
+        data = source_data(build["settings"]["sources"])  # the copy the build read
+        content["settings"]["source_data"] = [{**d, "command": DATA_COMMAND} for d in data]
         content["figures"] = build["figures"]
         content["reproved"] = reprove(path, sample, seed)
         target.write_text(json.dumps(content, indent=1) + "\n", encoding="utf-8")

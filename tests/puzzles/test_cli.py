@@ -110,6 +110,9 @@ def test_build_show_and_check_end_to_end(
     # the provenance beside the file (not in it: the file is what the settings prove)
     record = json.loads((tmp_path / "puzzles.jsonl.gz.provenance.json").read_text())
     assert record["seeds"] == 1 and record["settings"]["sources"] == [f"web:{database}"]
+    (data,) = record["settings"]["source_data"]  # the source's hash: it is not shipped
+    assert data["from"] == f"web:{database}" and data["hashed"] == database.name
+    assert data["sha256"] == hashlib.sha256(database.read_bytes()).hexdigest()
     assert record["settings"]["count"] == 5 and record["figures"]["kept"] == 5
     assert record["libraries"]["numba"] and record["machine"]["cores"] >= 1
     first = json.loads(lines[0])
@@ -185,6 +188,11 @@ def test_build_from_training_data_names_the_shards(
     shards = {f"data:{shard_name(i)[:-4]}" for i in range(4)}
     puzzles = load_puzzles(out)
     assert len(puzzles) == 2 and {p.source for p in puzzles} <= shards
+    record = json.loads(Path(f"{out}.provenance.json").read_text())
+    (data,) = record["settings"]["source_data"]  # the manifest pins every shard's hash
+    manifest = tmp_path / "job" / "manifest.json"
+    assert data["sha256"] == hashlib.sha256(manifest.read_bytes()).hexdigest()
+    assert data["shards"] == 4 and data["job_settings"]["seed"] == 3
 
     (tmp_path / "job" / shard_name(1)).write_bytes(b"corrupt")
     out.unlink()

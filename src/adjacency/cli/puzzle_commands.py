@@ -226,6 +226,34 @@ READERS = {
 }
 
 
+def source_data(texts: list[str]) -> list[dict[str, Any]]:
+    """What identifies each ``--from``'s data, for the build's record: the SHA-256 of a
+    database file's bytes, or of a training positions directory's ``manifest.json``, which
+    lists every shard with its own SHA-256 (checked on reading) and the job's settings (the
+    command that made the data), so the hash pins every shard without hashing them all.
+    The data is not shipped with the puzzles; its hash says whether a copy is the same."""
+    import hashlib
+    import json
+
+    from ..training.dataset import MANIFEST
+
+    found: list[dict[str, Any]] = []
+    for text in texts:
+        kind, path = parse_source(text)
+        hashed = path / MANIFEST if kind == "data" else path
+        item: dict[str, Any] = {
+            "from": text,
+            "hashed": hashed.name,
+            "sha256": hashlib.sha256(hashed.read_bytes()).hexdigest(),
+        }
+        if kind == "data":
+            manifest = json.loads(hashed.read_text(encoding="utf-8"))
+            item["shards"] = len(manifest.get("shards", []))
+            item["job_settings"] = manifest.get("settings", {})
+        found.append(item)
+    return found
+
+
 def read_sources(texts: list[str], plies: tuple[int, int] = (0, 64)) -> list[Any]:
     """The candidates of every ``--from``, in the order given (each source checked
     before any is read); ``plies``: the training data's rows outside this range of plies
@@ -323,6 +351,7 @@ def write_provenance(args: argparse.Namespace, out: Path, figures: Any) -> Path:
         "min_plies": args.min_plies,
         "max_plies": args.max_plies,
         "sources": list(args.sources),
+        "source_data": source_data(args.sources),
         "out": out.name,
     }
     record = provenance(settings, seeds=args.seed)
