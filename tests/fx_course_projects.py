@@ -714,6 +714,18 @@ side: Play opens the board, where the program's two bots play each other (a move
 30 ms or so), which no league game can be."""
 
 
+MENU_FORM = Shape("mode-menu", form="menu")
+"""A first window that chooses a mode by its buttons (``Bot vs Human``, ``Human vs
+Human``), each opening the input form, whose bot's controls name its mark: ``Bot Name
+(O):`` and ``Bot Algorithm (O):`` (Minimax, Local Search), with a check box ``Bot moves
+first``. The bot always plays O, whatever the mode's words put first."""
+
+ORDER_FORM = Shape("mode-order", form="order")
+"""A ``Playing Method:`` box whose options name the same players in both orders
+(``Human vs MinMax``, showing, and ``MinMax vs Human``) and no other control for who
+moves first: the order is who moves first, the bot always plays O."""
+
+
 def _form_fxml(shape: Shape, controller: str) -> str:
     """The input form of a :data:`FORMS` shape."""
     rows = [
@@ -742,6 +754,19 @@ def _form_fxml(shape: Shape, controller: str) -> str:
             '    <Label text="Bot X"/>\n    <ComboBox fx:id="botX"/>\n'
             '    <Label text="Bot O"/>\n    <ComboBox fx:id="botO"/>\n'
             "  </VBox>\n"
+        )
+    elif shape.form == "menu":
+        rows.append(
+            '  <Label text="Bot Name (O):" GridPane.rowIndex="3"/>\n'
+            '  <TextField fx:id="botName" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
+            '  <Label text="Bot Algorithm (O):" GridPane.rowIndex="4"/>\n'
+            '  <ComboBox fx:id="botAlgorithm" GridPane.rowIndex="4" GridPane.columnIndex="1"/>\n'
+            '  <CheckBox fx:id="firstBox" text="Bot moves first" GridPane.rowIndex="5"/>\n'
+        )
+    elif shape.form == "order":
+        rows.append(
+            '  <Label text="Playing Method:" GridPane.rowIndex="3"/>\n'
+            '  <ComboBox fx:id="playingMethod" GridPane.rowIndex="3" GridPane.columnIndex="1"/>\n'
         )
     elif shape.form == "bots":
         rows.append(
@@ -904,6 +929,34 @@ def _form_controller(shape: Shape) -> str:
     elif shape.form in ("bots", "sides"):
         who = _per_side(shape.form, fields, init)
         extra = ""
+    elif shape.form == "menu":
+        fields += [
+            "@FXML private TextField botName;",
+            "@FXML private ComboBox<String> botAlgorithm;",
+            "@FXML private CheckBox firstBox;",
+        ]
+        init += [
+            'botAlgorithm.getItems().addAll("Minimax", "Local Search");',
+            "botAlgorithm.getSelectionModel().select(0);",
+        ]
+        who = (
+            "String xBot = null;\n"
+            "        String oBot = Main.botsOnly ? null : botAlgorithm.getValue();\n"
+            "        boolean oFirst = oBot != null && firstBox.isSelected();"
+        )
+        extra = ""
+    elif shape.form == "order":
+        fields.append("@FXML private ComboBox<String> playingMethod;")
+        init += [
+            'playingMethod.getItems().addAll("Human vs MinMax", "MinMax vs Human");',
+            "playingMethod.getSelectionModel().select(0);",
+        ]
+        who = (
+            "String xBot = null;\n"
+            '        String oBot = "Minimax";\n'
+            '        boolean oFirst = playingMethod.getValue().equals("MinMax vs Human");'
+        )
+        extra = ""
     else:
         fields.append("@FXML private ComboBox<String> botType;")
         if shape.form == "unread":
@@ -1029,10 +1082,17 @@ public class Menu {
 the input form."""
 
 
+MENU_WINDOW = FIRST_WINDOW.replace('"Human vs Bot"', '"Bot vs Human"').replace(
+    '"Bot vs Bot"', '"Human vs Human"'
+)
+"""The first window of the ``mode-menu`` shape: ``Bot vs Human`` opens the form with its
+bot, ``Human vs Human`` (``botsOnly`` here meaning no bot) without."""
+
+
 def form_files(shape: Shape) -> dict[str, str]:
     """The files of a :data:`FORMS` shape (path -> text), as a team's repository holds
     them."""
-    if shape.form == "windows":
+    if shape.form in ("windows", "menu"):
         main = _main(shape, "", "Main").replace(
             "public class Main extends Application {",
             "public class Main extends Application {\n    static boolean botsOnly;",
@@ -1050,8 +1110,8 @@ def form_files(shape: Shape) -> dict[str, str]:
         "src/InputFrame.fxml": _form_fxml(shape, "InputController"),
         "README.md": f"# Adjacency ({shape.name})\n\nRun Main.\n",
     }
-    if shape.form == "windows":
-        out["src/Menu.java"] = FIRST_WINDOW
+    if shape.form in ("windows", "menu"):
+        out["src/Menu.java"] = FIRST_WINDOW if shape.form == "windows" else MENU_WINDOW
     return out
 
 

@@ -23,7 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .fx_build import FxBuild, build_fx
-from .fx_recipe import Choosable, Recipe, choosable, plays_itself, recipe_for
+from .fx_recipe import (
+    Choosable,
+    Recipe,
+    bot_seen,
+    choosable,
+    plays_itself,
+    readings,
+    recipe_for,
+    seen_words,
+)
 from .fx_run import DryRun, dry_run, game_command
 from .intake import MANIFEST
 from .java_build import BuildFailed
@@ -101,21 +110,33 @@ def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> Hos
     return HostedBuild(LANGUAGE, out, build.main, recipe.driver_args(), label, [], [])
 
 
-MAX_LOOKS = 4
+SETTLE_LOOKS = 4
 """The most dry runs a build takes to read its windows as its recipe fills them."""
+
+MAX_LOOKS = 6
+"""The most dry runs a build takes in all: those that read its windows
+(:data:`SETTLE_LOOKS`), then those that show its bot's own move under each reading of
+its windows in turn (:func:`look`)."""
 
 
 def look(build: FxBuild, out: Path, choices: dict[str, str]) -> tuple[Recipe, DryRun]:
-    """The recipe for the program of ``build`` with the team's ``choices`` and the last
-    dry run's form and picture, from dry runs into ``out``: the first sees the windows as
-    they show; where the recipe sets a box to another value than its window showed (a
-    mode box may show another pane) or presses another button, the next looks at the
-    windows so filled, until the recipe holds (at most :data:`MAX_LOOKS`). Raises the dry
-    run's and the choice's refusals."""
+    """The recipe for the program of ``build`` with the team's ``choices`` and the dry
+    run's form and picture that confirmed it, from dry runs into ``out`` (at most
+    :data:`MAX_LOOKS`): the first sees the windows as they show; where the recipe sets a
+    box to another value than its window showed (a mode box may show another pane) or
+    presses another button, the next looks at the windows so filled, until the recipe
+    holds (at most :data:`SETTLE_LOOKS`). Then each way the windows can be read
+    (:func:`~.fx_recipe.readings`) is tried in turn, by the dry runs that show its bot's
+    own move (:meth:`~.fx_recipe.Recipe.proofs`), and the first whose bot's move places
+    its mark is kept (:meth:`~.fx_recipe.Recipe.fits`). Where no dry run saw any move of
+    the bot, the first way is kept and its verdict names no side; where moves were seen
+    and none fits, the version is refused naming each way tried and what its bot did.
+    Raises the dry run's and the choice's refusals."""
     used: list[str] | None = None
-    for attempt in range(MAX_LOOKS):
-        seen = dry_run(build, out, used)
-        last = attempt == MAX_LOOKS - 1
+    seen = dry_run(build, out, used)
+    looked = 1
+    while True:
+        last = looked >= SETTLE_LOOKS
         try:
             recipe = recipe_for(seen.form, choices)
         except BuildFailed as failed:  # a choice of a control not shown yet, a form not filled yet
@@ -128,10 +149,54 @@ def look(build: FxBuild, out: Path, choices: dict[str, str]) -> tuple[Recipe, Dr
                     raise failed from None
                 raise
         wanted = recipe.look_args()
-        if wanted == used or not recipe.changes(seen.form, used or []):
+        if wanted == used or not recipe.changes(seen.form, used or []) or last:
             break
         used = wanted
-    return recipe_for(seen.form, choices), seen
+        seen = dry_run(build, out, used)
+        looked += 1
+    return _confirmed(build, out, choices, seen, looked)
+
+
+def _confirmed(
+    build: FxBuild, out: Path, choices: dict[str, str], seen: DryRun, looked: int
+) -> tuple[Recipe, DryRun]:
+    """The first way of reading ``seen``'s windows whose bot's own move the dry runs
+    confirm (:func:`look`), ``looked`` dry runs taken so far."""
+    forms = {tuple(_look_of(seen.form)): seen}
+    tried: list[str] = []
+    saw = bot_seen(seen.form) is not None
+    for way in readings(seen.form, choices):
+        told = ""
+        got: DryRun | None = None
+        for args in way.proofs():
+            got = forms.get(tuple(args))
+            if got is None and looked < MAX_LOOKS:
+                got = forms[tuple(args)] = dry_run(build, out, args)
+                looked += 1
+            if got is None:
+                told = f"not tried: its {MAX_LOOKS} dry runs were spent"
+                break
+            saw = saw or bot_seen(got.form) is not None
+            if not way.fits(got.form):
+                told = seen_words(got.form)
+                break
+        if not told and got is not None:
+            got.keep(out)
+            return recipe_for(got.form, choices), got
+        tried.append(f"{way.reading or 'as its window shows'}: {told}")
+    if not saw:  # no move of its bot seen at all: the first way, naming no side
+        seen.keep(out)
+        return recipe_for(seen.form, choices), seen
+    raise BuildFailed(
+        "your bot's own move never showed on the side that a reading of your window gives "
+        f"it; the readings tried: {'; '.join(tried)}"
+    )
+
+
+def _look_of(form: dict[str, object]) -> list[str]:
+    """The options the dry run that read ``form`` was given (its ``look``)."""
+    looked = form.get("look")
+    return [str(a) for a in looked] if isinstance(looked, list) else []
 
 
 def fx_command(bot: str, args: list[str]) -> list[str]:

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .java_build import BuildFailed
 
@@ -56,7 +56,7 @@ LONG_PERSON_WORDS = ("person", "human", "manusia", "pemain", "player")
 """The person words long enough that a word one slip away from one is still read as it
 (``hman``, ``humna``, ``playr``), as a person reading the option would."""
 BOT = re.compile(
-    r"(?i)(bot|\bai\b|computer|komputer|minimax|alpha|local|search|genetic|random|greedy|hill)"
+    r"(?i)(bot|\bai\b|computer|komputer|min.?max|alpha|local|search|genetic|random|greedy|hill)"
 )
 FIRST = re.compile(r"(?i)(first|pertama|duluan|dulu)")
 OPTIONAL = re.compile(
@@ -164,6 +164,13 @@ class Recipe:
     """The rounds a dry run sets to find its way to the board where the window shows none
     (a blank first option, an empty field: its Play refuses a blank form); each game sets
     its own."""
+    reading: str = ""
+    """How this recipe reads the window, in a team's words, where it can be read more
+    than one way (:func:`readings`): named in a refusal that tried each."""
+    seen: bool | None = None
+    """Whether the dry run saw the bot's own move place :attr:`bot_mark` (:meth:`fits`):
+    ``None`` for a form read before dry runs watched the bot's move; where ``False``, the
+    verdict names no side (:meth:`describe`)."""
 
     def driver_args(self) -> list[str]:
         """The driver's options for this recipe."""
@@ -181,15 +188,54 @@ class Recipe:
 
     def look_args(self) -> list[str]:
         """The dry run's options to see the windows as this recipe fills them (its
-        settings and buttons; the rounds and the first mover are per game)."""
+        settings and buttons; the rounds and the first mover are per game, but where a
+        box per player takes the bot, the bot is put on O's box and the person on X's, so
+        that the dry run sees the bot's own move: :meth:`fits`)."""
         args: list[str] = []
         for key, value in self.settings:
             args += ["--set", key, value]
         if self.look_rounds is not None:
             args += ["--set", self.rounds, self.look_rounds]
+        if self.sides is not None:
+            x_box, o_box, bot, person = self.sides
+            args += ["--set", x_box, person, "--set", o_box, bot]
         for button in self.press:
             args += ["--press", button]
         return args
+
+    def proofs(self) -> list[list[str]]:
+        """The dry runs' options that confirm this reading (:meth:`fits`): the look as
+        the recipe fills the windows (:meth:`look_args`); for a game mode read as who
+        moves first (``A vs B`` as an order), that look with the bot moving first, then
+        with the person moving first, so that its bot's mark is seen the same either way."""
+        if self.first is None or not self.reading.startswith(ORDER_HEAD):
+            return [self.look_args()]
+        key, bot_first, person_first = self.first
+        return [[*self.look_args(), "--set", key, value] for value in (bot_first, person_first)]
+
+    def fits(self, form: Mapping[str, object]) -> bool | None:
+        """Whether the dry run that read ``form`` saw the bot's own move place this
+        recipe's mark (and, where that dry run set who moves first, move first or second
+        as it was set): ``None`` for a form read before dry runs watched the bot's move,
+        ``False`` where it saw no move of the bot."""
+        if "bot_seen" not in form:
+            return None
+        seen = bot_seen(form)
+        if seen is None:
+            return False
+        mark, moved_first = seen
+        looked = form.get("look")
+        applied = [str(a) for a in looked] if isinstance(looked, list) else []
+        expected = self.bot_mark
+        if self.sides is not None and _applied(applied, self.sides[1]) == self.sides[2]:
+            expected = "O"  # the bot on O's box, X moving first
+        if mark != expected:
+            return False
+        if self.first is not None:
+            value = _applied(applied, self.first[0])
+            if value is not None and plain(value) in {plain(self.first[1]), plain(self.first[2])}:
+                return moved_first == (plain(value) == plain(self.first[1]))
+        return True
 
     def changes(self, form: Mapping[str, object], applied: Sequence[str] = ()) -> bool:
         """Whether this recipe sets a box or check box of ``form`` to another value than
@@ -213,7 +259,9 @@ class Recipe:
     def describe(self) -> str:
         """The choice in a team's words: ``plays Minimax as O``, and where the league
         chose the bot, what else the form offers."""
-        if self.sides is not None:
+        if self.seen is False:
+            told = f"plays {self.bot}; {UNSEEN}"
+        elif self.sides is not None:
             told = f"plays {self.bot} as X when it moves first, as O when it moves second"
         else:
             told = f"plays {self.bot} as {self.bot_mark}"
@@ -234,7 +282,47 @@ class Recipe:
             "offers": list(self.offers),
             "sides": list(self.sides) if self.sides else None,
             "look_rounds": self.look_rounds,
+            "reading": self.reading,
+            "seen": self.seen,
         }
+
+
+UNSEEN = "its dry run saw no move of its bot, so no side is named for it yet"
+"""How :meth:`Recipe.describe` words a reading whose side no move of the bot confirmed."""
+
+ORDER_HEAD = "the game mode as who moves first"
+"""How a reading of a game mode's ``A vs B`` as an order begins (:func:`readings`)."""
+
+MARKS_HEAD = "the game mode as the marks"
+"""How a reading of a game mode's ``A vs B`` as the players' marks begins."""
+
+
+def bot_seen(form: Mapping[str, object]) -> tuple[str, bool] | None:
+    """The mark the bot's own move placed in the dry run that read ``form`` and whether
+    it moved first (the driver's ``bot_seen``), or ``None`` where it saw none."""
+    seen = form.get("bot_seen")
+    if not isinstance(seen, dict) or not isinstance(seen.get("mark"), str):
+        return None
+    return str(seen["mark"]).strip().upper(), seen.get("first") is True
+
+
+def seen_words(form: Mapping[str, object]) -> str:
+    """What the dry run that read ``form`` saw of the bot's own move, in a team's words:
+    ``its bot's own move placed O, moving first``, or that it saw none."""
+    seen = bot_seen(form)
+    if seen is None:
+        return "no move of its bot showed"
+    mark, moved_first = seen
+    return f"its bot's own move placed {mark}, moving {'first' if moved_first else 'second'}"
+
+
+def _applied(args: Sequence[str], key: str) -> str | None:
+    """The value the driver's options ``args`` set ``key`` to last, or ``None``."""
+    value = None
+    for i, arg in enumerate(args[:-2]):
+        if arg == "--set" and args[i + 1] == key:
+            value = args[i + 2]
+    return value
 
 
 OFFERS_HEAD = "; your form also offers "
@@ -257,6 +345,16 @@ def plays_itself(form: Mapping[str, object]) -> bool:
     itself: a window of two bots, with no side for the league's opponent (its ``stuck``
     says so in the team's words, and it has no way to the board)."""
     return form.get("plays_itself") is True
+
+
+def _way(form: Mapping[str, object], strict: bool) -> list[str]:
+    """The buttons of ``form``'s way to the board; :class:`BuildFailed` (its ``stuck``)
+    for a form kept without one where ``strict`` (each game finds it otherwise)."""
+    path = _path(form)
+    if not path and strict and "path" in form:
+        stuck = form.get("stuck")
+        raise BuildFailed(str(stuck or "the dry run found no button that opens the board"))
+    return path
 
 
 def _path(form: Mapping[str, object]) -> list[str]:
@@ -355,17 +453,61 @@ def recipe_for(
     form: Mapping[str, object], choices: Mapping[str, str] | None = None, *, strict: bool = True
 ) -> Recipe:
     """The recipe for ``form``: the team's ``choices`` (control -> value), then the
-    defaults (module docstring). :class:`ChoiceError` for a choice that names no control
-    or no option (unless not ``strict``: a dry run's first look, where a choice may name
-    a control that shows only once another is set, kept as it is named, and the way to
-    the board may need the fields filled);
-    :class:`~adjacency.hosting.java_build.BuildFailed` for a form with no rounds or no
-    way to its board."""
+    defaults (module docstring), read the first way of :func:`readings` whose side the
+    bot's own move confirmed in the dry run that read ``form`` (:meth:`Recipe.fits`),
+    else the first way (its :attr:`~Recipe.seen` then says no move confirmed it).
+    :class:`ChoiceError` for a choice that names no control or no option (unless not
+    ``strict``: a dry run's first look, where a choice may name a control that shows
+    only once another is set, kept as it is named, and the way to the board may need
+    the fields filled); :class:`~adjacency.hosting.java_build.BuildFailed` for a form
+    with no rounds or no way to its board, or that no way reads (each way's reason)."""
+    made = readings(form, choices, strict=strict)
+    for recipe in made:
+        if recipe.fits(form):
+            return replace(recipe, seen=True)
+    return replace(made[0], seen=made[0].fits(form))
+
+
+def readings(
+    form: Mapping[str, object], choices: Mapping[str, str] | None = None, *, strict: bool = True
+) -> list[Recipe]:
+    """The ways ``form`` can be read, the likeliest first: one for most forms; for a game
+    mode box whose options name the same two players in both orders (``Human vs MinMax``,
+    ``MinMax vs Human``) and no other control that says who moves first, its options read
+    as the marks (the bot plays the side it is named on) and as who moves first (the bot
+    named first moves first, its mark the one the form fixes), the order first where a
+    label names the bot's mark (``Bot (O):``). Raises as :func:`recipe_for`; a way that
+    cannot be played (no control says who moves first) is left out, and where none is
+    left, :class:`~adjacency.hosting.java_build.BuildFailed` names each way's reason."""
+    ways: list[Recipe] = []
+    failed: list[str] = []
+    for order in (False, True):
+        try:
+            recipe = _read(form, choices, strict, order)
+        except ChoiceError:
+            raise
+        except BuildFailed as exc:
+            if order:
+                raise
+            failed.append(str(exc))
+            continue
+        if recipe is not None:
+            ways.append(recipe)
+    if not ways:
+        raise BuildFailed(failed[0])
+    if len(ways) == 2 and _label_mark(controls_of(form)) is not None:
+        ways.reverse()  # the form fixes the bot's mark: the mode is an order
+    return ways
+
+
+def _read(
+    form: Mapping[str, object], choices: Mapping[str, str] | None, strict: bool, order: bool
+) -> Recipe | None:
+    """One way of reading ``form`` (:func:`readings`): a game mode with both orders of its
+    players read as who moves first where ``order`` (``None``: it has none), else as the
+    marks."""
     controls = controls_of(form)
-    path = _path(form)
-    if not path and strict and "path" in form:  # a form kept without one: each game finds it
-        stuck = form.get("stuck")
-        raise BuildFailed(str(stuck or "the dry run found no button that opens the board"))
+    path = _way(form, strict)
     fields = [c for c in controls if c.kind != "button"]
     rounds = _rounds_control(fields)
     left = dict(choices or {})
@@ -375,34 +517,35 @@ def recipe_for(
     _press_one_bot_mode(controls, press, left)
     boxes = _Boxes.of(fields, rounds, first)
     settings, picked = _defaults(fields, (rounds, first), boxes, chosen)
-    bot_mark, bot = _mode_bot(controls, boxes.modes, settings, press)
-    bot_boxes = [c for c in boxes.per_side if not is_person(settings.get(c.name, ""))]
-    box: Control | None = None
-    if bot_boxes:
-        box = bot_boxes[0]
-        side = _side(box)
-        if side is None:
-            side = "X" if boxes.per_side.index(box) == 0 and len(boxes.per_side) > 1 else "O"
-        bot_mark = side
-    else:
-        box = _bot_box([c for c in boxes.others if c.name in settings], bot_mark)
+    mirror = _mirror_mode(boxes.modes, chosen) if first is None else None
+    if order and mirror is None:
+        return None
+    bot_mark, bot, box = _bot_side(form, controls, boxes, settings, press, order)
     offers: tuple[str, ...] = ()
     if box is not None:
         bot = settings[box.name]
         if box.name in picked:
             offers = tuple(o for o in box.options if _is_bot(o) and o != bot)
-    first_values = None
-    either: tuple[str, str, str, str] | None = None
-    if first is not None:
-        bot_first, person_first = _first_values(first, bot_mark)
-        first_values = (first.name, bot_first, person_first)
+    first_values, either, reading = None, None, ""
+    if mirror is not None:
+        reading = f"{MARKS_HEAD} ('{settings.get(mirror[0].name, '')}': the bot plays {bot_mark})"
+    if order and mirror is not None:
+        mode, bot_first, person_first = mirror
+        settings.pop(mode.name, None)
+        first_values = (mode.name, bot_first, person_first)
+        bot = bot if box is not None else VS.split(bot_first)[0].strip()
+        reading = f"{ORDER_HEAD} ('{bot_first}': the bot moves first, as {bot_mark})"
+    elif first is not None:
+        first_values = (first.name, *_first_values(first, bot_mark))
     elif (
         len(boxes.per_side) >= 2
-        and bot_boxes
+        and box in boxes.per_side
         and not any(c.name in chosen for c in boxes.per_side[:2])
     ):
         either = _either_side(boxes.per_side, bot, settings)
     elif strict and path:
+        if mirror is not None:
+            raise BuildFailed(f"{reading} leaves no control that says who moves first")
         _refuse_no_first(fields)
     ordered = tuple((c.name, settings[c.name]) for c in fields if c.name in settings)
     ordered += tuple((k, v) for k, v in settings.items() if not any(c.name == k for c in fields))
@@ -419,7 +562,83 @@ def recipe_for(
         offers,
         either,
         _look_rounds(rounds, fewest),
+        reading,
     )
+
+
+def _bot_side(
+    form: Mapping[str, object],
+    controls: Sequence[Control],
+    boxes: _Boxes,
+    settings: Mapping[str, str],
+    press: Sequence[str],
+    order: bool,
+) -> tuple[str, str, Control | None]:
+    """The bot's mark, its words and the box that names it: a box per player that takes
+    a bot gives its side; else a game mode (:func:`_mode_bot`); where neither gives it, or
+    a mode is read as who moves first (``order``), the form's labels
+    (:func:`_label_mark`), else the mark the bot's own move placed in the dry run that
+    read ``form``, else O."""
+    bot_mark, bot, given = _mode_bot(controls, boxes.modes, settings, press)
+    bot_boxes = [c for c in boxes.per_side if not is_person(settings.get(c.name, ""))]
+    if bot_boxes:
+        box: Control | None = bot_boxes[0]
+        side = _side(bot_boxes[0])
+        if side is None:
+            side = (
+                "X" if boxes.per_side.index(bot_boxes[0]) == 0 and len(boxes.per_side) > 1 else "O"
+            )
+        bot_mark, given = side, True
+    else:
+        box = _bot_box([c for c in boxes.others if c.name in settings], bot_mark)
+    if order or not given:  # the marks from the form's labels, else the bot's own move
+        seen = bot_seen(form)
+        bot_mark = _label_mark(controls) or (seen[0] if seen else None) or "O"
+    return bot_mark, bot, box
+
+
+LABEL_MARK = re.compile(r"\(\s*([XO])\s*\)")
+"""A label's mark in brackets (``Bot Algorithm (O):``): the side of the player it names."""
+
+
+def _label_mark(controls: Sequence[Control]) -> str | None:
+    """The bot's mark where the form's labels fix it: the one mark in brackets in the
+    labels of its bot's controls (a label with a bot word and no person word, ``Bot
+    Name (O):``), or ``None`` where they name none or both."""
+    marks = {
+        found.group(1)
+        for c in controls
+        if c.kind != "button" and BOT.search(c.label or "") and not PERSON.search(c.label or "")
+        for found in LABEL_MARK.finditer(c.label or "")
+    }
+    return marks.pop() if len(marks) == 1 else None
+
+
+def _mirror_mode(
+    modes: Sequence[Control], chosen: Mapping[str, str]
+) -> tuple[Control, str, str] | None:
+    """A game mode box the team did not choose whose options name one bot and one person
+    in both orders (``MinMax vs Human``, ``Human vs MinMax``): the box, its option naming
+    the bot first, the one naming it second; ``None`` for none."""
+    for mode in modes:
+        if mode.name in chosen:
+            continue
+        for option in mode.options:
+            if _mode_sides(option) != "X":
+                continue
+            left, right = VS.split(option)
+            mirrored = next(
+                (
+                    o
+                    for o in mode.options
+                    if _mode_sides(o) == "O"
+                    and [plain(p) for p in VS.split(o)] == [plain(right), plain(left)]
+                ),
+                None,
+            )
+            if mirrored is not None:
+                return mode, option, mirrored
+    return None
 
 
 def _rounds_control(fields: Sequence[Control]) -> Control:
@@ -597,20 +816,25 @@ def _mode_bot(
     modes: Sequence[Control],
     settings: Mapping[str, str],
     press: Sequence[str],
-) -> tuple[str, str]:
+) -> tuple[str, str, bool]:
     """The bot's mark and words from the game mode set (a box's, then a pressed
-    button's); ``("O", "its bot")`` where no mode says."""
-    bot_mark, bot = "O", "its bot"
+    button's), and whether a mode gave the mark; ``("O", "its bot", False)`` where no
+    mode says. A mode window that opens a form of its own (a later window with fields)
+    gives a choice, not marks: its button gives the words only, the marks are the
+    form's."""
+    bot_mark, bot, given = "O", "its bot", False
     for control in modes:
         sides = _mode_sides(settings.get(control.name, ""))
         if sides is not None:
-            bot_mark, bot = sides, settings[control.name]
+            bot_mark, bot, given = sides, settings[control.name], True
     for k, window in enumerate(_mode_windows(controls)):
         pressed = next((b for b in window if b.named(press[k])), None)
         sides = _mode_sides(pressed.label or "") if pressed else None
         if sides is not None:
-            bot_mark, bot = sides, press[k]
-    return bot_mark, bot
+            bot = press[k]
+            if not any(c.kind != "button" and c.window > k for c in controls):
+                bot_mark, given = sides, True
+    return bot_mark, bot, given
 
 
 def _either_side(

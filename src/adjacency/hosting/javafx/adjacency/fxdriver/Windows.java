@@ -390,13 +390,21 @@ final class Windows {
      * {@link #SELF_PLAY_MS} more once a mark gained a piece): where both marks gain
      * pieces, the window plays its two bots against each other, and the form says so (its
      * way to the board none, {@code stuck} the reason in the team's words). A bot that
-     * moves first by itself is one side only, and is no such window.
+     * moves first by itself is one side only, and is no such window: its mark is the bot's
+     * ({@code bot_seen}). A board first read with more pieces of one mark than of the other
+     * (each side starts with as many) was moved on before the driver saw it, by that mark.
      */
     void watch(Button[][] board) throws InterruptedException {
         Map<String, Integer> first = pieces(board);
         if (first == null) return;
         long deadline = System.currentTimeMillis() + WATCH_MS;
         Set<String> gained = new HashSet<>();
+        List<Integer> counts = new ArrayList<>(first.values());
+        if (counts.size() == 2 && !counts.get(0).equals(counts.get(1))) { // moved before the first look
+            String[] marks = first.keySet().toArray(new String[0]);
+            gained.add(counts.get(0) > counts.get(1) ? marks[0] : marks[1]);
+            deadline += SELF_PLAY_MS;
+        }
         while (System.currentTimeMillis() < deadline) {
             Thread.sleep(POLL_MS);
             Map<String, Integer> now = pieces(board);
@@ -426,19 +434,18 @@ final class Windows {
      * move), then the board watched for the bot's answer ({@link #ANSWER_MS}); where the
      * window waits idle at the bot's turn with a button that moves its bot, that button is
      * pressed once, as in a game ({@link Game#botButton}). The mark of a square filled by
-     * other than the click is the bot's ({@code bot_seen} of {@link #form}): the side a
-     * verdict may name. A square filled while the click shows nothing is the bot's move too,
-     * made first (its window took no click before it).
+     * other than the click is the bot's ({@code bot_seen} of {@link #form}: the side a
+     * verdict may name), read on that square, never on the clicked one, which the bot's
+     * move may have turned already. A square filled while the click shows nothing is the
+     * bot's move too, made first (its window took no click before it).
      */
     void seeBot(Button[][] board) throws InterruptedException {
-        System.err.println("DBG seeBot " + playsItself + " " + botSeen);
         if (playsItself || botSeen != null) return;
         String[] before = marks(board);
         if (before == null) return;
         int square = -1;
         for (int i = 0; i < before.length && square < 0; i++) if (before[i].isEmpty()) square = i;
         if (square < 0) return;
-        System.err.println("DBG seeBot click " + square + " before " + String.join(",", before));
         Fx.post(board[square / Rules.N][square % Rules.N]::fire);
         long began = System.currentTimeMillis();
         long cpuSince = began, cpuAt = Threads.programCpu();
@@ -447,14 +454,11 @@ final class Windows {
             Thread.sleep(POLL_MS);
             String[] now = marks(board);
             if (now == null) continue;
-            System.err.println("DBG now " + String.join(",", now));
             for (int i = 0; i < now.length; i++) {
                 if (i == square || !before[i].isEmpty() || now[i].isEmpty()) continue;
-                if (now[square].isEmpty() || !now[i].equals(now[square])) {
-                    botSeen = now[i];
-                    botSeenFirst = now[square].isEmpty();
-                    return;
-                }
+                botSeen = now[i]; // its own square: the click's may be turned by it already
+                botSeenFirst = now[square].isEmpty();
+                return;
             }
             long at = System.currentTimeMillis();
             if (!pressed && !now[square].isEmpty() && at - cpuSince >= Game.IDLE_MS) {
