@@ -39,8 +39,14 @@ is given a default, shown to the team:
 - empty name fields get ``Player 1``, ``Player 2``.
 
 The bot's side is then read from the choice (the side a per-side box or the mode gives
-the bot; O where nothing says): the driver reads the bot's moves in the pieces of that
-mark, and checks on the board that it is so.
+the bot; else the mark the labels of the bot's controls give, ``Bot Algorithm (O):``;
+else the mark the bot's own move placed in the dry run; O where nothing says): the driver
+reads the bot's moves in the pieces of that mark, and checks on the board that it is so.
+A first window of mode buttons that opens a form gives a choice, not marks. A window read
+more than one way (a game mode naming the same players in both orders, read as the marks
+and as who moves first: :func:`readings`) keeps the way whose bot's own move in the dry
+run places the mark it gives (:meth:`Recipe.fits`), and no verdict names a side no such
+move confirmed (:attr:`Recipe.seen`).
 """
 
 from __future__ import annotations
