@@ -7,7 +7,12 @@ as a select; another option there is the team's next version, built, checked and
 accepted with that choice. The API refuses an option the form does not have, in the
 form's words, and has no window for a version of another kind. English on a laptop (the
 whole way) and Indonesian on a 390 px phone (to the window and its choice), axe at every
-impact, no sideways scrolling, no console error."""
+impact, no sideways scrolling, no console error.
+
+One league server and its builder serve the whole module, and a version the tests only
+read is built once for all of them (:func:`sent_program`, :func:`refused_program`): a
+JavaFX build and its dry run under Xvfb are the module's cost. Each test that writes
+has a team of its own."""
 
 from __future__ import annotations
 
@@ -37,7 +42,7 @@ from fx_course_projects import HOSTILE, SHAPES, download_zip
 from hosted_helpers import course_zip
 from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, make_league, thread_server, wait_until
-from sandbox_helpers import own_sandboxes
+from sandbox_helpers import own_sandboxes, reachable_folder
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -48,16 +53,62 @@ SHAPE = SHAPES[1]
 """One bot-type box, "Bot": Minimax (the default, its first option) or Local Search."""
 
 
-@pytest.fixture
-def program_league(folder: Path, fx_tools: None) -> Iterator[tuple[str, Path]]:
+@pytest.fixture(scope="module")
+def program_league(fx_tools: None) -> Iterator[tuple[str, Path]]:
     """An 8x8 league of 2 rounds whose games start from the start (a program's window
-    plays only from there), served with its builder: its URL and its file."""
-    db = folder / "league.db"
-    start = Position.start(8, 8, 2).fen()
-    make_league(db, rows=8, cols=8, rounds=2, base=30.0, increment=0.0, openings=(start,))
-    with thread_server(db, house_games=False, builds=True) as url:
-        yield url, db
-    wait_until(lambda: not own_sandboxes(), 20, "every build's sandbox to end")
+    plays only from there), served with its builder in a folder the sandbox's users can
+    reach, for the whole module: its URL and its file."""
+    from adjacency.sandbox import check
+
+    check()
+    with reachable_folder("adjacency-program-choice-") as folder:
+        db = folder / "league.db"
+        start = Position.start(8, 8, 2).fen()
+        make_league(db, rows=8, cols=8, rounds=2, base=30.0, increment=0.0, openings=(start,))
+        with thread_server(db, house_games=False, builds=True) as url:
+            yield url, db
+        wait_until(lambda: not own_sandboxes(), 20, "every build's sandbox to end")
+
+
+def sent(url: str, token: str, project: Path, program: str | None) -> dict[str, Any]:
+    """``project`` sent through the API as the team page sends it (played through its
+    window with ``program`` ``javafx``, else as the league decides): the version once the
+    builder has decided it."""
+    headers = {"Content-Type": "application/zip", "X-Filename": project.name}  # as the page
+    if program is not None:
+        headers["X-Program"] = program
+    auth = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=f"{url}/api/league", headers=auth, timeout=30) as api:
+        answer = api.post("/submissions", content=project.read_bytes(), headers=headers)
+        assert answer.status_code == 201, answer.text
+        return decided(api)
+
+
+@pytest.fixture(scope="module")
+def sent_program(program_league: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Team ``bima``, whose version 1 is :data:`SHAPE` sent to be played through its
+    window and accepted with its form's default; read, never changed: its token."""
+    url, db = program_league
+    token = add_member(db, "bima")
+    project = download_zip(SHAPE, tmp_path_factory.mktemp("bima") / "tubes-main.zip", 1 << 20)
+    first = sent(url, token, project, "javafx")
+    assert first["status"] == "accepted", first["detail"]
+    return token
+
+
+@pytest.fixture(scope="module")
+def refused_program(
+    program_league: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> str:
+    """Team ``garuda``, whose version 1 is a program whose bot marks an occupied square at
+    its second move, sent without asking (a league of windows plays it through its
+    window) and refused at its check; read, never changed: its token."""
+    url, db = program_league
+    token = add_member(db, "garuda")
+    where = tmp_path_factory.mktemp("garuda") / "occupied-main.zip"
+    first = sent(url, token, download_zip(HOSTILE[2], where, sdk_bytes=1 << 20), None)
+    assert first["status"] == "refused", first["detail"]
+    return token
 
 
 def manifest_of(db: Path, name: str, version: int) -> dict[str, Any]:
@@ -111,50 +162,30 @@ def signed_in(
     return context, page, errors
 
 
-@pytest.mark.parametrize(("locale", "size"), [("en-GB", "laptop"), ("id-ID", "phone")])
 def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
-    browser: Any, program_league: tuple[str, Path], tmp_path: Path, locale: str, size: str
+    browser: Any, program_league: tuple[str, Path], tmp_path: Path
 ) -> None:
+    """The whole way in English on a laptop: sent from the page, accepted with the form's
+    default, then another option chosen there is the next version, built and accepted."""
     url, db = program_league
-    context, page, errors = signed_in(browser, url, add_member(db, "garuda"), locale, size)
+    size = "laptop"
+    context, page, errors = signed_in(browser, url, add_member(db, "arjuna"), "en-GB", size)
     # GitHub's Download ZIP as the student has it: the SDK, a report and a screenshot in.
     project = download_zip(SHAPE, tmp_path / "tubes-main.zip", sdk_bytes=8 << 20)
     page.locator("#zip").set_input_files(str(project))
     page.locator("#as-program").check()
     page.locator("#upload-form button[type=submit]").click()
-    accepted = "diterima" if locale == "id-ID" else "accepted"
-    expect(page.locator("#versions tbody tr").first).to_contain_text(accepted)
-    # Its bot box shows no option: the first is played, and the verdict says what else.
-    expect(page.locator("#versions .team-detail").first).to_contain_text(
-        "plays Minimax as O; your form also offers Local Search: choose on your page: "
-        "played 2 rounds with each colour against greedy"
-    )
-    # The window as the dry run drew it, and its one choice as a select set to the default.
-    panel = page.locator(".team-program[data-version='1']")
-    panel.locator("summary").click()
-    expect(panel.locator("summary")).to_contain_text("plays Minimax as O")
-    picture = panel.locator("img")
-    expect(picture).to_have_attribute("src", re.compile(r"^data:image/png;base64,iVBORw0KGgo"))
-    assert picture.evaluate("i => i.naturalWidth") > 200
-    select = panel.get_by_label("Bot", exact=True)
-    assert select.evaluate("s => [...s.options].map(o => o.value)") == ["Minimax", "Local Search"]
-    expect(select).to_have_value("Minimax")
-    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
-    assert axe_violations(page, EVERY_IMPACT) == []
-    if locale == "id-ID":  # the page's own words in Indonesian; the choice is the program's
-        assert english_left(page, ["garuda", "tubes-main.zip", *accounts(page)]) == []
-        assert errors == []
-        context.close()
-        return
+    expect(page.locator("#versions tbody tr").first).to_contain_text("accepted")
+    select = program_form_shown(page, size)
     # Another option is the next version: the same files, the choice in its manifest.
     select.select_option("Local Search")
-    panel.locator("button[type=submit]").click()
+    page.locator(".team-program[data-version='1'] button[type=submit]").click()
     expect(page.locator("#status")).to_contain_text("Version 2 plays with this choice")
-    assert manifest_of(db, "garuda", 2) == {
+    assert manifest_of(db, "arjuna", 2) == {
         "choose": {"botType": "Local Search"},
         "language": "javafx",
     }
-    expect(page.locator("#versions tbody tr").first).to_contain_text(accepted)
+    expect(page.locator("#versions tbody tr").first).to_contain_text("accepted")
     expect(page.locator("#versions .team-detail").first).to_contain_text(
         "plays Local Search as O: played 2 rounds with each colour against greedy"
     )
@@ -166,23 +197,50 @@ def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
     context.close()
 
 
+def program_form_shown(page: Any, size: str) -> Any:
+    """The accepted version 1's verdict, its window as the dry run drew it and its one
+    choice as a select set to the default, on a page that fits ``size`` and passes axe:
+    the select."""
+    # Its bot box shows no option: the first is played, and the verdict says what else.
+    expect(page.locator("#versions .team-detail").first).to_contain_text(
+        "plays Minimax as O; your form also offers Local Search: choose on your page: "
+        "played 2 rounds with each colour against greedy"
+    )
+    panel = page.locator(".team-program[data-version='1']")
+    panel.locator("summary").click()
+    expect(panel.locator("summary")).to_contain_text("plays Minimax as O")
+    picture = panel.locator("img")
+    expect(picture).to_have_attribute("src", re.compile(r"^data:image/png;base64,iVBORw0KGgo"))
+    assert picture.evaluate("i => i.naturalWidth") > 200
+    select = panel.get_by_label("Bot", exact=True)
+    assert select.evaluate("s => [...s.options].map(o => o.value)") == ["Minimax", "Local Search"]
+    expect(select).to_have_value("Minimax")
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    assert axe_violations(page, EVERY_IMPACT) == []
+    return select
+
+
+def test_a_programs_form_on_its_page_in_indonesian_on_a_phone(
+    browser: Any, program_league: tuple[str, Path], sent_program: str
+) -> None:
+    """The accepted version, its window and its choice on a 390 px phone: the page's own
+    words in Indonesian; the choice is the program's."""
+    url, _ = program_league
+    context, page, errors = signed_in(browser, url, sent_program, "id-ID", "phone")
+    expect(page.locator("#versions tbody tr").first).to_contain_text("diterima")
+    program_form_shown(page, "phone")
+    assert english_left(page, ["bima", "tubes-main.zip", *accounts(page)]) == []
+    assert errors == []
+    context.close()
+
+
 def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
-    program_league: tuple[str, Path], tmp_path: Path
+    program_league: tuple[str, Path], sent_program: str, tmp_path: Path
 ) -> None:
     url, db = program_league
-    token = add_member(db, "garuda")
-    auth = {"Authorization": f"Bearer {token}"}
+    auth = {"Authorization": f"Bearer {sent_program}"}
     project = download_zip(SHAPE, tmp_path / "bot-type-main.zip", sdk_bytes=1 << 20)
-    kit = course_zip(tmp_path)  # the engine-protocol route: no window to show
     with httpx.Client(base_url=f"{url}/api/league", headers=auth, timeout=30) as api:
-        sent = api.post(
-            "/submissions",
-            content=project.read_bytes(),
-            headers={"Content-Type": "application/zip", "X-Program": "javafx"},
-        )
-        assert sent.status_code == 201, sent.text
-        first = decided(api)
-        assert first["status"] == "accepted", first["detail"]
         form = api.get("/submissions/1/form").json()
         # its bot box shows no option: the first is played, and the choice says what else
         assert form["choice"] == (
@@ -203,13 +261,6 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
         assert unknown.status_code == 400 and "no control named 'Level'" in unknown.text
         per_game = api.post("/submissions/1/choice", json={"choose": {"Number of rounds": "8"}})
         assert per_game.status_code == 400 and "set by the league" in per_game.text
-        assert [v["version"] for v in api.get("/submissions").json()["submissions"]] == [1]
-        other = api.post(
-            "/submissions", content=kit.read_bytes(), headers={"Content-Type": "application/zip"}
-        )
-        assert other.status_code == 201, other.text
-        assert api.get("/submissions/2/form").status_code == 404
-        assert api.get("/submissions/2/window.png").status_code == 404
         assert api.get("/submissions/9/form").status_code == 404
         refused = api.post(
             "/submissions",
@@ -217,24 +268,32 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
             headers={"Content-Type": "application/zip", "X-Program": "swing"},
         )
         assert refused.status_code == 400 and "javafx, not 'swing'" in refused.text
+        assert [v["version"] for v in api.get("/submissions").json()["submissions"]] == [1]
+    # a version of another kind, the engine-protocol route, has no window to show
+    kit = course_zip(tmp_path)
+    auth = {"Authorization": f"Bearer {add_member(db, 'kresna')}"}
+    with httpx.Client(base_url=f"{url}/api/league", headers=auth, timeout=30) as api:
+        other = api.post(
+            "/submissions", content=kit.read_bytes(), headers={"Content-Type": "application/zip"}
+        )
+        assert other.status_code == 201, other.text
+        assert api.get("/submissions/1/form").status_code == 404
+        assert api.get("/submissions/1/window.png").status_code == 404
         decided(api)  # no build left behind
 
 
 @pytest.mark.parametrize(("locale", "size"), [("en-GB", "laptop"), ("id-ID", "phone")])
 def test_a_refused_program_shows_its_window_and_its_board_on_its_page(
-    browser: Any, program_league: tuple[str, Path], tmp_path: Path, locale: str, size: str
+    browser: Any, program_league: tuple[str, Path], refused_program: str, locale: str, size: str
 ) -> None:
     """A program whose bot marks an occupied square at its second move is refused at its
-    check; its team's page shows, under the refusal, its window as the dry run drew it
-    and its board at that move as its window drew it (its build folder is gone, the
-    pictures are the league file's) and, once opened, its last output; the teacher's page
-    shows them under the version's account, once opened."""
-    url, db = program_league
-    token = add_member(db, "garuda")
+    check (:func:`refused_program`); its team's page shows, under the refusal, its window
+    as the dry run drew it and its board at that move as its window drew it (its build
+    folder is gone, the pictures are the league file's) and, once opened, its last
+    output; the teacher's page shows them under the version's account, once opened."""
+    url, _ = program_league
+    token = refused_program
     context, page, errors = signed_in(browser, url, token, locale, size)
-    project = download_zip(HOSTILE[2], tmp_path / "occupied-main.zip", sdk_bytes=1 << 20)
-    page.locator("#zip").set_input_files(str(project))
-    page.locator("#upload-form button[type=submit]").click()  # a league of windows: unasked
     refused = "ditolak" if locale == "id-ID" else "refused"
     expect(page.locator("#versions tbody tr").first).to_contain_text(refused)
     expect(page.locator("#versions .team-detail").first).to_contain_text("is occupied")
