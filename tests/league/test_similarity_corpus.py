@@ -64,10 +64,19 @@ def test_earlier_years_are_imported_and_compared_with_the_class(
             "2025/eta",
         ]
 
-    with thread_server(db, house_games=False) as url:  # the course's skeleton, once
+    report = "/api/league/admin/events/cup/similarity"
+    with thread_server(db, house_games=False) as url:
+        # an earlier project named as the base: left out by its source, not compared
+        based = request(url + report + "?template=2025/eta", token=ADMIN).body
+        assert based["template"] == "2025/eta" and based["majority"] is False
+        assert based["corpus"] == ["2024/epsilon", "2025/alpha"] and based["common"] == []
+        missing = request(url + report + "?template=2025/none", token=ADMIN)
+        assert missing.status == 404, missing.body
         sent = upload(url, project(template()), ADMIN, "/api/league/admin/similarity/template")
-        assert sent.status == 201
-        body = request(url + "/api/league/admin/events/cup/similarity", token=ADMIN).body
+        assert sent.status == 201  # the course's skeleton, once
+        body = request(url + report, token=ADMIN).body
+    assert body["majority"] is False and body["template"] == "league"
+    assert (body["block_tokens"], body["block_lines"]) == (80, 10)
     assert body["corpus"] == ["2024/epsilon", "2025/alpha", "2025/eta"]
     pairs = {(p["a"], p["b"]): p for p in body["pairs"]}
     assert set(pairs) == {("delta", "2025/alpha"), ("zeta", "2024/epsilon")}

@@ -2,6 +2,10 @@
 of the versions its teams play compared file by file (:func:`.similarity.compare_prints`),
 the skeleton and the corpus taken from the league.
 
+The base, left out of every pair by its source: a member's latest upload or a corpus
+entry named for the report, else the league's template; with none of them the
+majority rule is in force (:attr:`.similarity.Report.majority`).
+
 Two scopes: an event's teams (each plays its latest version accepted before the
 event's upload deadline, if it has one) or the whole league's teams (each its latest
 accepted version). A team with no accepted version is named, not compared.
@@ -11,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..serving.errors import GameNotFound
 from .events.event_store import Event
 from .fingerprints import ProjectPrints, unpack
 from .league_file import LeagueError, LeagueStore
-from .similarity import THRESHOLD, Report, compare_prints
+from .similarity import BLOCK_LINES, BLOCK_TOKENS, THRESHOLD, Report, compare_prints
 from .store.digest_rows import TEMPLATE
 from .store.records import Member
 from .store.submission_rows import Submission
@@ -24,8 +29,8 @@ from .version_digest import corpus_files, files_of, prints_of
 @dataclass(frozen=True)
 class ClassReport:
     """A report with what it compared: each team's version played, the teams without
-    code, and what was left out as the skeleton (a member's name, ``league`` for the
-    league's template, or ``None``)."""
+    code, and what was left out as the base (a member's or a corpus entry's name,
+    ``league`` for the league's template, or ``None``: the majority rule)."""
 
     report: Report
     playing: dict[str, Submission]
@@ -43,21 +48,52 @@ def _teams(store: LeagueStore, event: Event | None) -> list[Member]:
     return [m for m in found if m.kind == "bot"]
 
 
+def _base(
+    store: LeagueStore, template: Member | str | None
+) -> tuple[ProjectPrints | None, str | None, Member | None]:
+    """The base's prints, its name and the member it is: ``template`` (a member's
+    latest upload; a name: the corpus entry so named, else the member), else the
+    league's template, else none."""
+    if isinstance(template, str):
+        kept = store.digests.entries("earlier")
+        if template in kept:
+            return unpack(kept[template]), template, None
+        name = template
+        try:
+            template = store.members.member_named(name)
+        except LeagueError:
+            raise GameNotFound(f"no member or corpus entry named {name[:80]!r}") from None
+    if template is not None:
+        own = store.submissions.versions(template.id)
+        if not own:
+            raise LeagueError(f"the template {template.name} has no version uploaded")
+        return prints_of(store, own[0]), template.name, template
+    kept = store.digests.entries("template")
+    if kept:
+        return unpack(kept[TEMPLATE]), "league", None
+    return None, None, None
+
+
 def class_report(
     store: LeagueStore,
     event: Event | None,
     threshold: float = THRESHOLD,
-    template: Member | None = None,
+    template: Member | str | None = None,
+    block_tokens: int = BLOCK_TOKENS,
+    block_lines: int = BLOCK_LINES,
 ) -> ClassReport:
-    """The report of the event's teams (``None``: the league's), the skeleton left out
-    (``template``'s latest version, else the league's template) and the corpus compared.
-    :class:`LeagueError` when ``template`` has no version uploaded."""
+    """The report of the event's teams (``None``: the league's), the base left out
+    (``template``: a member's latest version, or by name a corpus entry's or a
+    member's; else the league's template; else the majority rule) and the rest of the
+    corpus compared. :class:`LeagueError` when the member has no version uploaded,
+    :class:`~adjacency.serving.errors.GameNotFound` for a name neither is."""
     deadline = None if event is None else store.submissions.deadline(event.id)
+    skeleton, marked, base = _base(store, template)
     prints: dict[str, ProjectPrints] = {}
     playing: dict[str, Submission] = {}
     without = []
     for member in _teams(store, event):
-        if template is not None and member.id == template.id:
+        if base is not None and member.id == base.id:
             continue
         found = store.submissions.playing(member.id, deadline)
         if found is None:
@@ -65,25 +101,20 @@ def class_report(
             continue
         prints[member.name] = prints_of(store, found)
         playing[member.name] = found
-    skeleton, marked = None, None
-    if template is not None:
-        own = store.submissions.versions(template.id)
-        if not own:
-            raise LeagueError(f"the template {template.name} has no version uploaded")
-        skeleton, marked = prints_of(store, own[0]), template.name
-    else:
-        kept = store.digests.entries("template")
-        if kept:
-            skeleton, marked = unpack(kept[TEMPLATE]), "league"
     earlier = {name: unpack(data) for name, data in store.digests.entries("earlier").items()}
-    earlier = {name: found for name, found in earlier.items() if name not in prints}
+    earlier = {
+        name: found for name, found in earlier.items() if name not in prints and name != marked
+    }
 
     def files(name: str) -> dict[str, str]:
         if name in playing:
             return files_of(store, playing[name])
         return corpus_files(store, name)
 
-    report = compare_prints(prints, files, skeleton, threshold, corpus=earlier)
+    report = compare_prints(
+        prints, files, skeleton, threshold, corpus=earlier,
+        block_tokens=block_tokens, block_lines=block_lines,
+    )  # fmt: skip
     return ClassReport(report, playing, sorted(without), marked)
 
 

@@ -11,16 +11,24 @@ Contract of :func:`compare_prints` (:func:`compare` fingerprints the files first
 
 - a project is a team's fingerprints, file by file (made once per version when it is
   accepted and stored: :mod:`.version_digest`);
-- the skeleton is every fingerprint of the ``template`` (the code the teacher gave the
-  class, uploaded once per league), and every fingerprint found in :data:`COMMON_SHARE`
-  or more of the class's projects and in at least :data:`COMMON_LEAST` of them (code
-  common to most teams: a starter kit nobody marked); skeleton fingerprints count for no
-  pair;
+- the skeleton is the base code by its source when there is one: exactly the
+  fingerprints of the ``template`` (the code the teacher gave the class, or a corpus
+  entry named as the base), nothing else, so a copy shared by any number of teams is
+  still a copy. Without a base the majority rule is in force (:attr:`Report.majority`):
+  every fingerprint found in more than :data:`COMMON_SHARE` of the class's projects and
+  in at least :data:`COMMON_LEAST` of them (a starter kit nobody uploaded), and the
+  files holding them are listed for the teacher to review (:attr:`Report.common`);
+  skeleton fingerprints count for no pair;
 - a file pair's shares: of file A's fingerprints (skeleton left out), the fraction file
   B has too (:attr:`FilePair.a_share`), and the same the other way; a file pair is
   listed when it shares at least ``least`` fingerprints (so two small files alike in a
   few statements are not a copy) and either share reaches the ``threshold`` (a file
   copied into a larger one is found from its own side);
+- a file pair is listed too, whatever its shares, when it holds a matched block
+  (:func:`blocks`): a stretch of at least ``block_tokens`` tokens and ``block_lines``
+  lines on both sides that the two files have token for token (names, strings and
+  numbers as :func:`~.fingerprints.tokens` reads them), none of it the skeleton, as
+  JPlag's minimum match lists a function copied into a larger file of one's own;
 - a project pair is listed when one of its file pairs is; pairs are ranked by their
   best file pair's larger share, and carry the projects' own shares beside (the same
   fractions over the whole projects);
@@ -31,18 +39,20 @@ Contract of :func:`compare_prints` (:func:`compare` fingerprints the files first
   with itself, and counts for no skeleton.
 
 The cost is a pass over the stored prints (an index of each fingerprint's files), a
-count per file pair sharing a fingerprint, and passages for listed pairs only.
+count per file pair sharing a fingerprint, the tokens of the files whose pairs share
+enough prints to hold a block (each file read once a report), and passages for listed
+pairs only.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
-import math
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .fingerprints import Print, ProjectPrints, project_prints
+from .fingerprints import K, Print, ProjectPrints, Token, W, project_prints, tokens
 
 THRESHOLD = 0.5
 """The default file share from which a file pair is listed (set from measurement: see
@@ -51,9 +61,22 @@ LEAST_SHARED = 20
 """The fewest shared fingerprints of a listed file pair (some 70 tokens, a dozen lines
 of Java)."""
 COMMON_SHARE = 0.5
-"""A fingerprint in this share of the projects (or more) is the class's skeleton."""
+"""Without a base, a fingerprint in more than this share of the projects is the class's
+skeleton (most teams: 4 of 6, 5 of 9; a ring of half the class is still listed)."""
 COMMON_LEAST = 3
 """... and in at least this many projects (two teams alike are what the report is for)."""
+BLOCK_TOKENS = 80
+"""The fewest tokens of a matched block that lists its file pair whatever the shares
+(set from measurement: see docs/league.md, "Similarity across teams")."""
+BLOCK_LINES = 10
+"""... and the fewest lines it spans on each side."""
+MOST_BLOCKS = 12
+"""The most matched blocks shown for a file pair."""
+MOST_BASE_FILES = 50
+"""The most files listed as holding the majority's code."""
+MOST_PLACES = 16
+"""The most places in the other file a shared fingerprint is followed from (code
+repeated more often than this is extended from its first places only)."""
 MOST_FILE_PAIRS = 6
 """The most file pairs listed for a project pair."""
 MOST_PASSAGES = 12
@@ -81,9 +104,29 @@ class Passage:
 
 
 @dataclass(frozen=True)
+class Block:
+    """A matched block: a stretch two files have token for token, none of it the
+    skeleton: its lines (1-based, inclusive) and text on each side, and its tokens."""
+
+    tokens: int
+    a_first: int
+    a_last: int
+    a_text: str
+    b_first: int
+    b_last: int
+    b_text: str
+
+    @property
+    def lines(self) -> int:
+        """The fewer lines of its two sides."""
+        return min(self.a_last - self.a_first, self.b_last - self.b_first) + 1
+
+
+@dataclass(frozen=True)
 class FilePair:
     """A file of each project compared: the share of each one's fingerprints (skeleton
-    left out) the other has, how many they share, and their passages."""
+    left out) the other has, how many they share, their passages and their matched
+    blocks (longest first)."""
 
     a_file: str
     b_file: str
@@ -91,6 +134,7 @@ class FilePair:
     b_share: float
     shared: int
     passages: list[Passage] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
 
     @property
     def share(self) -> float:
@@ -120,9 +164,22 @@ class Pair:
 
 
 @dataclass(frozen=True)
+class CommonFile:
+    """A file the majority rule took code from (no base uploaded): its path, the teams
+    whose file of that path holds the majority's fingerprints, and the most of them one
+    of those files holds, and what share of that file they are."""
+
+    path: str
+    teams: list[str]
+    prints: int
+    share: float
+
+
+@dataclass(frozen=True)
 class Report:
-    """Every pair of projects (best file share first), the threshold and floor, how many
-    fingerprints were the skeleton, the corpus compared against."""
+    """Every pair of projects (best file share first), the threshold and floors, how
+    many fingerprints were the skeleton and by which rule (a base's, or the majority's
+    with the files it took code from), the corpus compared against."""
 
     teams: list[str]
     threshold: float
@@ -130,6 +187,12 @@ class Report:
     skeleton: int
     pairs: list[Pair]
     corpus: list[str] = field(default_factory=list)
+    majority: bool = False
+    """Whether the majority rule made the skeleton (no base was given)."""
+    common: list[CommonFile] = field(default_factory=list)
+    """With the majority rule, the files it took code from (most prints first)."""
+    block_tokens: int = BLOCK_TOKENS
+    block_lines: int = BLOCK_LINES
 
     @property
     def listed(self) -> list[Pair]:
@@ -214,14 +277,39 @@ def _hashes(prints: ProjectPrints, skeleton: set[int]) -> dict[str, set[int]]:
     return {path: found for path, found in out.items() if found}
 
 
-def _skeleton(prints: Mapping[str, ProjectPrints], template: ProjectPrints | None) -> set[int]:
-    """The template's fingerprints and those common to most of the class's projects."""
-    skeleton = {mark.hash for found in (template or {}).values() for mark in found}
+def _majority(prints: Mapping[str, ProjectPrints]) -> set[int]:
+    """The fingerprints found in more than :data:`COMMON_SHARE` of the projects and in
+    at least :data:`COMMON_LEAST` of them."""
     counts: Counter[int] = Counter()
     for project in prints.values():
         counts.update({mark.hash for found in project.values() for mark in found})
-    need = max(COMMON_LEAST, math.ceil(COMMON_SHARE * len(prints)))
-    return skeleton | {h for h, n in counts.items() if n >= need}
+    need = max(COMMON_LEAST, int(COMMON_SHARE * len(prints)) + 1)
+    return {h for h, n in counts.items() if n >= need}
+
+
+def _common_files(
+    prints: Mapping[str, ProjectPrints], majority: set[int], least: int
+) -> list[CommonFile]:
+    """The files holding at least ``least`` of the majority's fingerprints, by path:
+    the teams, the most such prints in one of them and their share of that file."""
+    by_path: dict[str, list[tuple[str, int, float]]] = {}
+    for team, project in prints.items():
+        for path, found in project.items():
+            own = {mark.hash for mark in found}
+            common = len(own & majority)
+            if common >= least:
+                by_path.setdefault(path, []).append((team, common, common / len(own)))
+    out = [
+        CommonFile(
+            path,
+            sorted(team for team, _, _ in held),
+            max(n for _, n, _ in held),
+            max(share for _, _, share in held),
+        )
+        for path, held in by_path.items()
+    ]
+    out.sort(key=lambda f: (-f.prints, f.path))
+    return out[:MOST_BASE_FILES]
 
 
 Key = tuple[str, str, str, str]
@@ -250,28 +338,218 @@ def _counted(by_file: Mapping[str, dict[str, set[int]]], earlier: set[str]) -> C
     return counted
 
 
-def _listed(
-    a: str, b: str, found: list[FilePair], threshold: float,
-    prints: Mapping[str, ProjectPrints], by_file: Mapping[str, dict[str, set[int]]],
-    files: Callable[[str], Files],
-) -> list[FilePair]:  # fmt: skip
-    """The file pairs of ``a`` and ``b`` at or above the threshold, with their passages."""
-    listed = [pair for pair in found if pair.share >= threshold][:MOST_FILE_PAIRS]
-    if not listed:
-        return []
-    a_files, b_files = files(a), files(b)
+@dataclass(frozen=True)
+class Read:
+    """A file as its blocks are found in it: its text, its tokens, each token's index
+    by its first character, and where its lines start."""
+
+    text: str
+    stream: list[Token]
+    at: dict[int, int]
+    starts: list[int]
+
+    @classmethod
+    def of(cls, path: str, text: str) -> Read:
+        """``text`` (the file ``path``) read: :func:`~.fingerprints.tokens`, once."""
+        stream = tokens(path, text)
+        starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
+        return cls(text, stream, {t.start: i for i, t in enumerate(stream)}, starts)
+
+    def line(self, offset: int) -> int:
+        """The line (1-based) of the character at ``offset``."""
+        return bisect.bisect_right(self.starts, offset)
+
+
+def _masked(read: Read, prints: list[Print], skeleton: set[int]) -> bytearray:
+    """Which of the file's tokens a skeleton fingerprint covers (its :data:`K` tokens)."""
+    mask = bytearray(len(read.stream))
+    for mark in prints:
+        i = read.at.get(mark.start)
+        if mark.hash in skeleton and i is not None:
+            mask[i : i + K] = b"\x01" * len(mask[i : i + K])
+    return mask
+
+
+Run = tuple[int, int, int]
+"""A stretch both files have: its first and end token on side A, and the shift that
+takes side A's token indices to side B's."""
+
+
+def _runs(a: Read, a_prints: list[Print], b: Read, places: dict[int, list[int]]) -> list[Run]:
+    """From each of side A's prints that side B has (``places``: each hash's token
+    indices on side B), the longest stretch around it both have token for token, each
+    stretch once."""
+    one = [t.text for t in a.stream]
+    two = [t.text for t in b.stream]
+    runs: dict[int, list[tuple[int, int]]] = {}
     out = []
-    for pair in listed:
+    for mark in a_prints:
+        i = a.at.get(mark.start, -1)
+        for j in places.get(mark.hash, [])[:MOST_PLACES] if i >= 0 else []:
+            shift = j - i
+            if any(s <= i < e for s, e in runs.get(shift, [])) or one[i : i + K] != two[j : j + K]:
+                continue  # extended already, or two runs of one hash
+            s, e = i, i + K
+            while s > 0 and s + shift > 0 and one[s - 1] == two[s + shift - 1]:
+                s -= 1
+            while e < len(one) and e + shift < len(two) and one[e] == two[e + shift]:
+                e += 1
+            runs.setdefault(shift, []).append((s, e))
+            out.append((s, e, shift))
+    return out
+
+
+def _unmasked(run: Run, a_mask: bytearray, b_mask: bytearray, least: int) -> list[Run]:
+    """The parts of ``run`` no skeleton print covers on either side, of ``least``
+    tokens or more."""
+    s, e, shift = run
+    out = []
+    x = s
+    while x < e:
+        while x < e and (a_mask[x] or b_mask[x + shift]):
+            x += 1
+        y = x
+        while y < e and not (a_mask[y] or b_mask[y + shift]):
+            y += 1
+        if y - x >= least:
+            out.append((x, y, shift))
+        x = y
+    return out
+
+
+def _overlaps(one: Run, two: Run) -> bool:
+    """Whether two stretches share a token on side A or on side B."""
+    x, y, d = one
+    s, e, f = two
+    return (x < e and s < y) or (x + d < e + f and s + f < y + d)
+
+
+def blocks(
+    a: Read, a_prints: list[Print], b: Read, b_prints: list[Print],
+    skeleton: set[int], block_tokens: int = BLOCK_TOKENS, block_lines: int = BLOCK_LINES,
+) -> list[Block]:  # fmt: skip
+    """The matched blocks of two files, longest first (at most :data:`MOST_BLOCKS`):
+    from each fingerprint they share (the skeleton's left out), the longest stretch
+    around it that both have token for token, cut where a skeleton fingerprint covers
+    either side; the stretches of at least ``block_tokens`` tokens and ``block_lines``
+    lines on each side, taken longest first, none overlapping one taken on either side
+    (greedy tiling, as JPlag's)."""
+    a_mask, b_mask = _masked(a, a_prints, skeleton), _masked(b, b_prints, skeleton)
+    places: dict[int, list[int]] = {}
+    for mark in b_prints:
+        j = b.at.get(mark.start)
+        if j is not None and mark.hash not in skeleton:
+            places.setdefault(mark.hash, []).append(j)
+    found = [
+        part
+        for run in _runs(a, a_prints, b, places)
+        for part in _unmasked(run, a_mask, b_mask, block_tokens)
+    ]
+    taken: list[Run] = []
+    out = []
+    for x, y, shift in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
+        if any(_overlaps((x, y, shift), other) for other in taken):
+            continue
+        a1, a2 = a.line(a.stream[x].start), a.line(a.stream[y - 1].end - 1)
+        b1, b2 = b.line(b.stream[x + shift].start), b.line(b.stream[y + shift - 1].end - 1)
+        if min(a2 - a1, b2 - b1) + 1 < block_lines:
+            continue
+        taken.append((x, y, shift))
+        out.append(Block(y - x, a1, a2, _lines(a.text, a1, a2), b1, b2, _lines(b.text, b1, b2)))
+        if len(out) == MOST_BLOCKS:
+            break
+    return out
+
+
+class _Texts:
+    """The projects' texts and reads asked for by one report, each once."""
+
+    def __init__(self, files: Callable[[str], Files]) -> None:
+        self._files = files
+        self._texts: dict[str, Files] = {}
+        self._reads: dict[tuple[str, str], Read] = {}
+
+    def files(self, name: str) -> Files:
+        if name not in self._texts:
+            self._texts[name] = self._files(name)
+        return self._texts[name]
+
+    def read(self, name: str, path: str) -> Read:
+        if (name, path) not in self._reads:
+            self._reads[name, path] = Read.of(path, self.files(name)[path])
+        return self._reads[name, path]
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """What lists a file pair: its share, its prints shared, its blocks' size."""
+
+    threshold: float
+    least: int
+    block_tokens: int
+    block_lines: int
+    skeleton: set[int]
+
+    @property
+    def block_prints(self) -> int:
+        """The fewest shared prints a block of ``block_tokens`` tokens gives (the
+        winnowing guarantee: one in each window of :data:`W` k-grams)."""
+        return max(1, (self.block_tokens - K + 1) // W)
+
+
+def _listed(
+    a: str, b: str, found: list[FilePair], rules: _Rules,
+    prints: Mapping[str, ProjectPrints], by_file: Mapping[str, dict[str, set[int]]],
+    texts: _Texts,
+) -> list[FilePair]:  # fmt: skip
+    """The file pairs of ``a`` and ``b`` at or above the threshold, or holding a matched
+    block, with their passages and blocks (best share first)."""
+    out = []
+    for pair in found:
+        by_share = pair.shared >= rules.least and pair.share >= rules.threshold
+        if not by_share and pair.shared < rules.block_prints:
+            continue
+        matched = blocks(
+            texts.read(a, pair.a_file), prints[a][pair.a_file],
+            texts.read(b, pair.b_file), prints[b][pair.b_file],
+            rules.skeleton, rules.block_tokens, rules.block_lines,
+        )  # fmt: skip
+        if not by_share and not matched:
+            continue
         shared = by_file[a][pair.a_file] & by_file[b][pair.b_file]
         passages = _passages(
-            pair.a_file, a_files[pair.a_file], prints[a][pair.a_file],
-            pair.b_file, b_files[pair.b_file], prints[b][pair.b_file],
+            pair.a_file, texts.files(a)[pair.a_file], prints[a][pair.a_file],
+            pair.b_file, texts.files(b)[pair.b_file], prints[b][pair.b_file],
             shared,
         )  # fmt: skip
-        out.append(
-            FilePair(pair.a_file, pair.b_file, pair.a_share, pair.b_share, pair.shared, passages)
-        )
+        found_pair = FilePair(pair.a_file, pair.b_file, pair.a_share, pair.b_share, pair.shared)
+        out.append(replace(found_pair, passages=passages, blocks=matched))
+        if len(out) == MOST_FILE_PAIRS:
+            break
     return out
+
+
+def _check(threshold: float, least: int, block_tokens: int, block_lines: int) -> None:
+    """:class:`ValueError` for a rule outside its range."""
+    if not 0 < threshold <= 1:
+        raise ValueError(f"the threshold is a share in (0, 1], not {threshold}")
+    if least < 1:
+        raise ValueError(f"the least shared fingerprints is 1 or more, not {least}")
+    if block_tokens < K:
+        raise ValueError(f"a matched block is {K} tokens or more, not {block_tokens}")
+    if block_lines < 1:
+        raise ValueError(f"a matched block is 1 line or more, not {block_lines}")
+
+
+def _skeleton(
+    prints: Mapping[str, ProjectPrints], base: ProjectPrints | None, least: int
+) -> tuple[set[int], list[CommonFile]]:
+    """The skeleton: the base's prints exactly, else the majority's and the files they
+    were taken from."""
+    if base is not None:
+        return {mark.hash for found in base.values() for mark in found}, []
+    majority = _majority(prints)
+    return majority, _common_files(prints, majority, least)
 
 
 def compare_prints(
@@ -281,43 +559,49 @@ def compare_prints(
     threshold: float = THRESHOLD,
     least: int = LEAST_SHARED,
     corpus: Mapping[str, ProjectPrints] | None = None,
+    block_tokens: int = BLOCK_TOKENS,
+    block_lines: int = BLOCK_LINES,
 ) -> Report:
     """The class's projects (team name to its stored prints) compared file by file, and
-    each with the ``corpus``: see the module. ``files(name)`` gives a project's texts
-    (a team's or a corpus entry's), asked only for the pairs listed."""
-    if not 0 < threshold <= 1:
-        raise ValueError(f"the threshold is a share in (0, 1], not {threshold}")
-    if least < 1:
-        raise ValueError(f"the least shared fingerprints is 1 or more, not {least}")
+    each with the ``corpus``: see the module. ``template`` is the base (its prints are
+    the skeleton, and the majority rule is off); ``files(name)`` gives a project's texts
+    (a team's or a corpus entry's), asked only for the pairs that may be listed."""
+    _check(threshold, least, block_tokens, block_lines)
     earlier = dict(corpus or {})
     clash = sorted(set(earlier) & set(prints))
     if clash:
         raise ValueError(f"a corpus entry has a team's name: {clash[0]}")
-    skeleton = _skeleton(prints, template)
+    skeleton, common = _skeleton(prints, template, least)
+    rules = _Rules(threshold, least, block_tokens, block_lines, skeleton)
     everyone = {**prints, **earlier}
     by_file = {name: _hashes(found, skeleton) for name, found in everyone.items()}
     own = {name: set().union(*found.values()) for name, found in by_file.items()}
     candidates: dict[tuple[str, str], list[FilePair]] = {}
+    floor = min(least, rules.block_prints)
     for (a, a_path, b, b_path), count in _counted(by_file, set(earlier)).items():
-        if count >= least:
+        if count >= floor:
             a_share = count / len(by_file[a][a_path])
             b_share = count / len(by_file[b][b_path])
             found = FilePair(a_path, b_path, a_share, b_share, count)
             candidates.setdefault((a, b), []).append(found)
     teams = sorted(prints)
     names = teams + sorted(earlier)
+    texts = _Texts(files)
     pairs = []
     for i, a in enumerate(teams):
         for b in names[i + 1 :]:
             ranked = sorted(candidates.get((a, b), []), key=lambda f: (-f.share, -f.shared))
-            listed = _listed(a, b, ranked, threshold, everyone, by_file, files)
+            listed = _listed(a, b, ranked, rules, everyone, by_file, texts)
             both = own[a] & own[b]
             a_share = len(both) / len(own[a]) if own[a] else 0.0
             b_share = len(both) / len(own[b]) if own[b] else 0.0
-            best = ranked[0].share if ranked else 0.0
+            best = max((f.share for f in ranked if f.shared >= least), default=0.0)
             pairs.append(Pair(a, b, a_share, b_share, len(both), listed, best))
     pairs.sort(key=lambda pair: (-pair.share, -pair.shared, pair.a, pair.b))
-    return Report(teams, threshold, least, len(skeleton), pairs, sorted(earlier))
+    return Report(
+        teams, threshold, least, len(skeleton), pairs, sorted(earlier),
+        template is None, common, block_tokens, block_lines,
+    )  # fmt: skip
 
 
 def compare(
@@ -326,6 +610,8 @@ def compare(
     threshold: float = THRESHOLD,
     least: int = LEAST_SHARED,
     corpus: Mapping[str, Files] | None = None,
+    block_tokens: int = BLOCK_TOKENS,
+    block_lines: int = BLOCK_LINES,
 ) -> Report:
     """:func:`compare_prints` of ``projects`` (team name to files) and ``corpus``,
     fingerprinted here."""
@@ -337,4 +623,6 @@ def compare(
         threshold,
         least,
         {name: project_prints(found) for name, found in (corpus or {}).items()},
+        block_tokens,
+        block_lines,
     )

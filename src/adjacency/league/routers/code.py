@@ -29,11 +29,12 @@ from ...serving.errors import GameNotFound
 from ..auth import require_admin, require_bot
 from ..class_similarity import class_report
 from ..deps import heavy_read, member_named
+from ..fingerprints import K
 from ..league_file import LeagueError, LeagueStore
 from ..left_out import read as read_left_out
 from ..limits import check_rate
 from ..models import ERRORS
-from ..similarity import THRESHOLD, FilePair
+from ..similarity import BLOCK_LINES, BLOCK_TOKENS, THRESHOLD, CommonFile, FilePair
 from ..store.digest_rows import TEMPLATE, Kind
 from ..store.records import Member
 from ..store.submission_rows import Submission
@@ -146,9 +147,15 @@ class SimilarityReport(BaseModel):
     event: str
     threshold: float
     least: int = Field(description="the fewest shared fingerprints of a listed file pair")
+    block_tokens: int = Field(description="the fewest tokens of a matched block that lists")
+    block_lines: int = Field(description="the fewest lines of a matched block, each side")
     template: str | None = Field(
-        description="what was left out as the class's skeleton: a member's name, "
-        "``league`` (the league's template) or none"
+        description="the base left out: a member's or a corpus entry's name, ``league`` "
+        "(the league's template) or none (then the majority rule is in force)"
+    )
+    majority: bool = Field(description="whether the majority rule made the skeleton")
+    common: list[CommonFile] = Field(
+        description="with the majority rule, the files it took code from, to review"
     )
     skeleton: int = Field(description="fingerprints left out as the class's skeleton")
     teams: list[str] = Field(description="the teams compared (each with its version)")
@@ -278,19 +285,23 @@ async def own_zip(request: Request, member: Team, version: Version) -> Response:
 
 
 def _similarity(
-    store: LeagueStore, event_name: str, threshold: float, template: Member | None
+    store: LeagueStore, event_name: str, threshold: float, template: str | None, block: Block
 ) -> dict[str, Any]:
     """The event's :func:`~adjacency.league.class_similarity.class_report` as the
     route answers it: the pairs with a file pair listed."""
     event = store.events.named(event_name)
-    found = class_report(store, event, threshold, template)
+    found = class_report(store, event, threshold, template, *block)
     report, playing = found.report, found.playing
     listed = report.listed
     return {
         "event": event.name,
         "threshold": threshold,
         "least": report.least,
+        "block_tokens": report.block_tokens,
+        "block_lines": report.block_lines,
         "template": found.template,
+        "majority": report.majority,
+        "common": [asdict(f) for f in report.common],
         "skeleton": report.skeleton,
         "teams": report.teams,
         "corpus": report.corpus,
@@ -314,21 +325,29 @@ def _similarity(
     }
 
 
+Block = tuple[int, int]
+"""A matched block's least tokens and lines."""
+
+
 @router.get("/admin/events/{name}/similarity", response_model=SimilarityReport, dependencies=ADMIN)
 async def similarity(
     request: Request,
     name: str,
     threshold: Annotated[float, Query(gt=0, le=1)] = THRESHOLD,
-    template: Annotated[str | None, Query(max_length=64)] = None,
+    template: Annotated[str | None, Query(max_length=80)] = None,
+    block_tokens: Annotated[int, Query(ge=K, le=100_000)] = BLOCK_TOKENS,
+    block_lines: Annotated[int, Query(ge=1, le=10_000)] = BLOCK_LINES,
 ) -> dict[str, Any]:
     """The event's teams compared file by file by their stored fingerprints (the
-    versions they play in it), and each with the corpus; the league's template is left
-    out, or with ``template`` a member's latest upload. 404: no such event or template
-    member."""
+    versions they play in it), and each with the corpus; a file pair is listed by its
+    share or by a matched block of ``block_tokens`` tokens and ``block_lines`` lines.
+    The base left out: ``template`` (a corpus entry's name, else a member's latest
+    upload), else the league's template, else the majority rule. 404: no such event,
+    corpus entry or member."""
     event = _event_named(request, name)
-    skeleton = None if template is None else member_named(request, template)
+    block = (block_tokens, block_lines)
     return await heavy_read(
-        request, lambda store: _similarity(store, event.name, threshold, skeleton)
+        request, lambda store: _similarity(store, event.name, threshold, template, block)
     )
 
 

@@ -20,13 +20,11 @@ from pydantic import BaseModel, Field
 from ...serving.logs import say
 from ..auth import require_admin
 from ..class_similarity import class_report
-from ..deps import heavy_read, member_named, store_of
+from ..deps import heavy_read, store_of
 from ..league_file import LeagueStore
 from ..models import ERRORS
 from ..report_record import PRINTS, changes, summary
 from ..similarity import THRESHOLD
-from ..store.names import MAX_NAME
-from ..store.records import Member
 from ..store.report_rows import MAX_NOTE
 from . import PREFIX
 from .events import _event_named
@@ -82,7 +80,7 @@ class MarkBody(BaseModel):
     note: str = Field(default="", max_length=MAX_NOTE)
 
 
-def _saved(store: LeagueStore, event_name: str, template: Member | None) -> dict[str, Any]:
+def _saved(store: LeagueStore, event_name: str, template: str | None) -> dict[str, Any]:
     """The record of the event with its marks and what changed since."""
     event = store.events.named(event_name)
     found = store.reports.record(event.id)
@@ -106,7 +104,8 @@ def _saved(store: LeagueStore, event_name: str, template: Member | None) -> dict
     }
 
 
-Template = Annotated[str | None, Query(max_length=MAX_NAME)]
+Template = Annotated[str | None, Query(max_length=80)]
+"""The base by name: a corpus entry's or a member's (:func:`~..class_similarity.class_report`)."""
 
 
 @router.post(
@@ -120,12 +119,11 @@ async def save_record(
 ) -> dict[str, Any]:
     """Save the event's report made now, at ``threshold``, as its record."""
     event = _event_named(request, name)
-    skeleton = None if template is None else member_named(request, template)
 
     def save(store: LeagueStore) -> dict[str, Any]:
-        pairs = summary(class_report(store, event, threshold, skeleton))
+        pairs = summary(class_report(store, event, threshold, template))
         store.reports.save(event.id, PRINTS, threshold, pairs)
-        return _saved(store, event.name, skeleton)
+        return _saved(store, event.name, template)
 
     done = await heavy_read(request, save)
     say(log, logging.INFO, "teacher-saved-similarity", event=event.name)
@@ -138,8 +136,7 @@ async def save_record(
 async def read_record(request: Request, name: str, template: Template = None) -> dict[str, Any]:
     """The event's record, its marks, and what the report made now changes."""
     event = _event_named(request, name)
-    skeleton = None if template is None else member_named(request, template)
-    return await heavy_read(request, lambda store: _saved(store, event.name, skeleton))
+    return await heavy_read(request, lambda store: _saved(store, event.name, template))
 
 
 @router.put("/admin/events/{name}/similarity/marks", response_model=SavedPair, dependencies=ADMIN)

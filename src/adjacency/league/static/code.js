@@ -3,7 +3,7 @@
 // address:
 //   ?team=NAME&version=N          the version's kept files, highlighted by the server
 //   ?team=NAME&version=N&against=M  the difference from version M to version N
-//   ?event=NAME[&threshold=P][&template=MEMBER]  the event's similarity report, and
+//   ?event=NAME[&threshold=P][&template=MEMBER or CORPUS ENTRY]  the event's similarity report, and
 //     its record: saved on request, its pairs marked reviewed, cleared or flagged with a
 //     note, and what the report lists now otherwise than the record
 // The code's HTML is the server's (Pygments: the team's text escaped, colour spans
@@ -121,13 +121,34 @@ function passageSide(team, version, file, first, last, text) {
     el("pre", { class: "code", tabindex: "0", "aria-label": `${team}: ${file}` }, el("code", {}, text)));
 }
 
+// A matched block: its size, then its two sides side by side with their lines.
+function block(pair, f, b) {
+  return el("div", { class: "block" },
+    el("p", { class: "block-size" }, t("code.similarity.block", { tokens: b.tokens, a_file: f.a_file,
+      b_file: f.b_file, a_first: b.a_first, a_last: b.a_last, b_first: b.b_first, b_last: b.b_last })),
+    el("div", { class: "passage" },
+      passageSide(pair.a, pair.a_version, f.a_file, b.a_first, b.a_last, b.a_text),
+      passageSide(pair.b, pair.b_version ?? "", f.b_file, b.b_first, b.b_last, b.b_text)));
+}
+
 function filePair(pair, f) {
+  const passages = f.passages.map((p) => el("div", { class: "passage" },
+    passageSide(pair.a, pair.a_version, p.a_file, p.a_first, p.a_last, p.a_text),
+    passageSide(pair.b, pair.b_version ?? "", p.b_file, p.b_first, p.b_last, p.b_text)));
   return el("section", { class: "file-pair", "data-files": `${f.a_file} ${f.b_file}` },
     el("h4", {}, t("code.similarity.files", { a: pair.a, b: pair.b, a_file: f.a_file, b_file: f.b_file,
       a_share: percent(f.a_share), b_share: percent(f.b_share), shared: f.shared })),
-    ...f.passages.map((p) => el("div", { class: "passage" },
-      passageSide(pair.a, pair.a_version, p.a_file, p.a_first, p.a_last, p.a_text),
-      passageSide(pair.b, pair.b_version ?? "", p.b_file, p.b_first, p.b_last, p.b_text))));
+    ...f.blocks.map((b) => block(pair, f, b)),
+    ...(passages.length ? [el("h5", {}, t("code.similarity.passages")), ...passages] : []));
+}
+
+// With no base uploaded, the majority rule's files, for the teacher to review.
+function drawMajority(report) {
+  $("majority").hidden = !report.majority;
+  $("majority-note").textContent = report.majority ? t("code.similarity.majority") : "";
+  $("common-files").replaceChildren(...(report.majority ? report.common : []).map((f) =>
+    el("li", {}, t("code.similarity.common-file", { path: f.path, teams: f.teams.join(", "),
+      prints: f.prints, share: percent(f.share) }))));
 }
 
 function pairItem(pair) {
@@ -155,7 +176,9 @@ async function showSimilarity(event, threshold, template) {
   if (report.template === "league") summary.push(t("code.similarity.template-league"));
   else if (report.template) summary.push(t("code.similarity.template-used", { name: report.template }));
   if (report.corpus.length) summary.push(t("code.similarity.corpus", { count: report.corpus.length }));
+  summary.push(t("code.similarity.blocks-rule", { tokens: report.block_tokens, lines: report.block_lines }));
   $("similarity-summary").textContent = summary.join(" ");
+  drawMajority(report);
   $("pairs").replaceChildren(...report.pairs.map(pairItem));
   say(t("code.similarity.shown", { name: event }));
 }
