@@ -8,6 +8,7 @@ import re
 import shlex
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from adjacency.cli import main
 from adjacency.core.errors import AdjacencyRuntimeError, InvalidSettingsError
 from adjacency.solving.entries import Entry, EntryResult, RootMove
 from adjacency.solving.progress import MoveWatch
-from adjacency.solving.report import LEGEND, frontiers, growth, text_tables
+from adjacency.solving.report import LEGEND, frontiers, growth, symmetry_lines, text_tables
 from adjacency.solving.run import SolveTask, recompute_table, run_table, run_task
 from adjacency.solving.solved_starts import parse_sizes, plan_lanes, solve_entry
 from adjacency.solving.store import SolutionsStore, SolutionsStoreError
@@ -260,6 +261,25 @@ def test_recompute_replaces_the_reconstructed_rows_that_agree_and_names_the_rest
     assert f"2 rows recorded by `{shlex.join(['adjacency', *argv])}` at commit" in shown
     assert "| 4x4 | 1 | x | -2 |" in shown and shown.count("| recorded |") == 1
     assert shown.count("| reconstructed |") == 2
+
+
+def test_node_counts_of_rows_computed_by_different_code_are_not_compared() -> None:
+    def row(nodes: int, symmetry: bool, record: dict[str, Any]) -> EntryResult:
+        moves = 9 if symmetry else 17
+        return EntryResult(
+            Entry(5, 5, 4), "solved", symmetry, 60, -2, nodes=nodes, root_moves=moves,
+            provenance=record,
+        )  # fmt: skip
+
+    now = row(126_160, True, {"source": "1e58f53663c7"})
+    assert symmetry_lines([now], [row(197_684, False, {"source": "1e58f53663c7"})]) == [
+        "5x5 4 rounds, x first: 9 of 17 first moves solved, 126,160 vs 197,684 nodes (0.64)",
+        "total: 126,160 vs 197,684 nodes (0.64)",
+    ]
+    for other in {"source": "0a0a0a0a0a0a"}, {"reconstructed": {"from": "git history"}}:
+        assert symmetry_lines([now], [row(197_684, False, other)]) == [
+            "not compared, their two solves ran different code: 5x5 4 rounds, x first"
+        ]
 
 
 @pytest.mark.slow

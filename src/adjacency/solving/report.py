@@ -243,17 +243,34 @@ def turning_points(results: list[EntryResult], first: str = "x") -> list[str]:
     return found
 
 
+def code_of(result: EntryResult) -> str:
+    """Which code computed a row, as far as its record tells: the source hash of a
+    recorded row, ``reconstructed`` for every row stored before records were kept (their
+    code is unknown). Node counts are comparable only between rows of one code."""
+    if result.reconstructed or not result.provenance:
+        return "reconstructed"
+    return str(result.provenance.get("source", "?"))
+
+
 def growth_lines(results: list[EntryResult]) -> list[str]:
-    """The fit of each square size, and the 8x8 extrapolation to 8, 10 and 28 rounds."""
+    """The fit of each square size, and the 8x8 extrapolation to 8, 10 and 28 rounds; a
+    fit over rows computed by different code says so."""
     lines = []
+    table = _by_key(results)
     for side in range(MIN_SIDE, MAX_SIDE + 1):
         fit = growth(results, side, side)
         if fit is None:
             continue
+        codes = {code_of(table[side, side, n, fit.first]) for n in fit.rounds}
         lines.append(
             f"{fit.size}: x{fit.factor:.1f} per round over rounds "
             f"{', '.join(map(str, fit.rounds))} "
             f"({fit.nodes_per_second / 1e6:.0f} M nodes/s at the largest)"
+            + (
+                f"; its rows were computed by {len(codes)} versions of the code"
+                if len(codes) > 1
+                else ""
+            )
         )
         if side == MAX_SIDE:
             for rounds in sorted(
@@ -268,14 +285,20 @@ def growth_lines(results: list[EntryResult]) -> list[str]:
 
 def symmetry_lines(symmetric: list[EntryResult], plain: list[EntryResult]) -> list[str]:
     """Nodes of the symmetric and plain solves of the entries solved both ways (square
-    boards, at least :data:`FIT_MIN_NODES` nodes in the plain solve)."""
+    boards, at least :data:`FIT_MIN_NODES` nodes in the plain solve) by the same code
+    (:func:`code_of`); the entries whose two solves ran different code are named, not
+    compared."""
     other = _by_key([r for r in plain if r.status == "solved"])
     lines = []
+    apart = []
     total_s = total_p = 0
     for r in symmetric:
         key = (r.entry.rows, r.entry.cols, r.entry.rounds, r.entry.first)
         p = other.get(key)
         if r.status != "solved" or r.source or p is None or p.nodes < FIT_MIN_NODES:
+            continue
+        if code_of(r) != code_of(p):
+            apart.append(str(r.entry))
             continue
         total_s += r.nodes
         total_p += p.nodes
@@ -285,6 +308,8 @@ def symmetry_lines(symmetric: list[EntryResult], plain: list[EntryResult]) -> li
         )
     if total_p:
         lines.append(f"total: {total_s:,} vs {total_p:,} nodes ({total_s / total_p:.2f})")
+    if apart:
+        lines.append(f"not compared, their two solves ran different code: {'; '.join(apart)}")
     return lines
 
 
