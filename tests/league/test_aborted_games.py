@@ -3,6 +3,8 @@ connect`` process playing through a ``cmd:`` engine (A3, A4, B13):
 
 * a server that stops (SIGTERM) tells the client (``game_end``, termination
   ``aborted``) and the client closes that game's engine process;
+* it stops within :data:`STOP_WITHIN` seconds of SIGTERM, a game in play and a code
+  view being made, and ends the view's worker; the view is made after the restart;
 * a server killed with ``kill -9`` tells the client when it is back, with the same effect;
 * both ways, the aborted game keeps the moves played so far (written as the game goes).
 """
@@ -10,13 +12,27 @@ connect`` process playing through a ``cmd:`` engine (A3, A4, B13):
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from adjacency.league.league_file import LeagueStore, StoredGame
-from league_helpers import Process, add_member, make_league, start_client, start_server, wait_until
+from league_helpers import (
+    ADMIN,
+    Process,
+    add_member,
+    keep,
+    make_league,
+    project,
+    request,
+    start_client,
+    start_server,
+    wait_until,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -24,10 +40,19 @@ SLEEPY = Path(__file__).resolve().parent / "sleepy_engine.py"
 SERVE = ("--no-house-games",)
 WAIT = 60.0
 """Seconds any one wait may take before the test fails (a guard against hangs only)."""
+STOP_WITHIN = 5.0
+"""Seconds within which a league server stops after SIGTERM (what is required of it)."""
+MIB = 1 << 20
+WORKER = "adjacency.league.digest_worker"
 
 
 def engines(client: Process) -> set[int]:
     """The pids of the client's ``cmd:`` engines (its descendants running SLEEPY)."""
+    return descendants(client, str(SLEEPY))
+
+
+def descendants(process: Process, marker: str) -> set[int]:
+    """The pids of ``process``'s descendants whose command line holds ``marker``."""
     parents: dict[int, int] = {}
     commands: dict[int, str] = {}
     for entry in os.listdir("/proc"):
@@ -43,9 +68,9 @@ def engines(client: Process) -> set[int]:
     found: set[int] = set()
     for pid, command in commands.items():
         ancestor = parents.get(pid)
-        while ancestor and ancestor != client.popen.pid:
+        while ancestor and ancestor != process.popen.pid:
             ancestor = parents.get(ancestor)
-        if ancestor == client.popen.pid and str(SLEEPY) in command:
+        if ancestor == process.popen.pid and marker in command:
             found.add(pid)
     return found
 
@@ -82,6 +107,15 @@ def assert_kept(db: Path, game_id: int, at_least: int) -> None:
     assert len(replayed.moves) == game.plies
 
 
+def _served(view: str) -> dict[str, object] | None:
+    answer = request(view, token=ADMIN)
+    if answer.status == 200:
+        return dict(answer.body)
+    assert answer.status == 503 and answer.body["code"] == "being_prepared", answer
+    time.sleep(0.1)
+    return None
+
+
 def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
     tmp_path: Path, held_port: int
 ) -> None:
@@ -89,14 +123,25 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
     make_league(db)
     add_member(db, "house-greedy", "house", "greedy")
     token = add_member(db, "sleepy")
+    add_member(db, "coder")  # a team never connected, whose code the teacher reads
+    big = {"src/A.java": "<a" * (MIB // 4), "src/Bot.java": "class Bot { }\n"}
+    keep(db, "coder", project(big), accepted=False)  # its view made when first asked for
     server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
     url = server.url
     client = start_client(url, token, f"cmd:{sys.executable} {SLEEPY}", tmp_path / "client.log")
     try:
-        # 1. A graceful stop (SIGTERM) in the middle of a game.
+        # 1. A graceful stop (SIGTERM) in the middle of a game and of a code view's making.
         game = wait_until(lambda: game_in_play_with_moves(db), WAIT, "a game with moves")
         running = wait_until(lambda: engines(client), WAIT, "the client's engine")
-        server.stop()
+        view = url + "/api/league/admin/members/coder/versions/1/code"
+        assert request(view, token=ADMIN).body["code"] == "being_prepared"  # made from now
+        workers = wait_until(lambda: descendants(server, WORKER), WAIT, "the view's worker")
+        os.killpg(server.popen.pid, signal.SIGTERM)
+        try:
+            server.popen.wait(STOP_WITHIN)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"the server ran on {STOP_WITHIN} s after SIGTERM") from None
+        wait_until(lambda: not any(alive(pid) for pid in workers), WAIT, "the worker to end")
         wait_until(lambda: f"game {game.id} ended: no result (aborted)" in client.text(),
                    WAIT, "the client to hear of the abort")  # fmt: skip
         wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "the engine to end")
@@ -116,6 +161,10 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
         assert "marked aborted: " in said and f"{game.id} (" in said  # by game and names
         wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "the engine to end")
         assert_kept(db, game.id, game.plies)
+        # the view whose making the first stop ended is made when asked for again
+        assert request(view, token=ADMIN).body["code"] == "being_prepared"
+        made = wait_until(lambda: _served(view), WAIT, "the code view")
+        assert [f["path"] for f in made["files"]] == ["src/A.java", "src/Bot.java"]
     finally:
         client.stop()
         server.stop()

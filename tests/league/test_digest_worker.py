@@ -28,6 +28,7 @@ from adjacency.hosting.java_build import kit_sources
 from adjacency.league import digest_worker
 from adjacency.league.digest_worker import DigestStopped, made_apart, make
 from adjacency.league.fingerprints import unpack
+from adjacency.league.league_file import LeagueError
 from hosted_helpers import files_zip
 
 MIB = 1 << 20
@@ -113,3 +114,10 @@ def test_a_worker_ended_gives_a_plain_digest_or_none(end: Callable[[int], object
     else:
         assert isinstance(made, DigestStopped)
         assert "the server is stopping" in str(made)
+
+
+def test_a_zip_the_intake_refuses_is_refused_by_the_worker_with_its_reason() -> None:
+    too_long = files_zip({"engine.py": ENGINE, "src/A.java": "a" * (MIB + 1)})
+    with pytest.raises(LeagueError, match=r"^version 7 cannot be read: rule '"):
+        made_apart(too_long, "version 7")
+    assert not digest_worker.running()

@@ -131,7 +131,7 @@ def made_apart(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
         if group is not None:
             group.cap_memory(MEMORY)
         worker = subprocess.Popen(
-            [sys.executable, "-m", __name__],
+            [sys.executable, "-m", __name__, what],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -189,12 +189,13 @@ def stop_all() -> int:
 
 
 def main() -> int:
-    """The worker (see the module): the digest of the zip on standard input."""
+    """The worker (see the module): the digest of the zip on standard input (its first
+    argument names it in an error)."""
     os.nice(NICE)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a worker stopped leaves no core
     data = sys.stdin.buffer.read()
     try:
-        kept = _kept(data, "the version")
+        kept = _kept(data, sys.argv[1] if len(sys.argv) > 1 else "the version")
     except LeagueError as exc:
         print(exc, file=sys.stderr)
         return UNREADABLE

@@ -55,6 +55,9 @@ class BeingPrepared(WebError):
 _making: set[int] = set()
 """The submissions whose digest a thread of this process is making now."""
 _making_lock = threading.Lock()
+_unreadable: dict[int, str] = {}
+"""The submissions whose making failed in a thread of their own (:func:`_make_later`),
+each with why: a request for their code view is told that."""
 
 
 def preparing() -> frozenset[int]:
@@ -107,9 +110,14 @@ def code_of(store: LeagueStore, submission: Submission) -> tuple[dict[str, Any],
     again what may be megabytes. :class:`BeingPrepared` while it is made, and for a
     version that has none yet (accepted before digests were kept, or whose making a
     stopping server ended), whose making then starts in a thread of its own
-    (:func:`_make_later`)."""
+    (:func:`_make_later`); :class:`~.league_file.LeagueError` for a version whose zip
+    that making found unreadable."""
     stored = store.digests.code(submission.id)
     if stored is None:
+        with _making_lock:
+            failed = _unreadable.get(submission.id)
+        if failed is not None:
+            raise LeagueError(failed)
         _make_later(store.database.path, submission)
         raise BeingPrepared(
             f"the code of version {submission.version} is being prepared: ask "
@@ -138,6 +146,9 @@ def _make_later(db: Path, submission: Submission) -> None:
                     _keep(store, submission)
         except DigestStopped:
             pass  # made when next asked for, after the next start
+        except LeagueError as exc:  # its zip unreadable: said to the next request
+            with _making_lock:
+                _unreadable[submission.id] = str(exc)
         except Exception:
             log.exception("the digest of version %d failed", submission.id)
         finally:
