@@ -1,7 +1,9 @@
 """The browser game's smaller defects of the last audit, in a real browser (Playwright,
-Debian's Chromium), in English and in Indonesian, at 1366x768 and on a 390x844 phone;
-each flow ends with axe-core finding nothing at any impact, nothing scrolling the page
-sideways and no console error.
+Debian's Chromium), in English and in Indonesian, at 1366x768 and on a 390x844 phone (the
+top bar, whose rows depend on both, in each language once and at each size once; every
+other flow once, in Indonesian on a phone where its words or the phone matter, else in
+English on a laptop); each flow ends with axe-core finding nothing at any impact, nothing
+scrolling the page sideways and no console error.
 
 * The top bar is one row of controls (on a phone they scroll sideways inside it; it took
   three to four rows there, and two at 1366 px in Indonesian).
@@ -95,7 +97,7 @@ def test_the_top_bar_is_one_row(server: str, browser: Any, locale: str, size: st
     checked_and_closed(tab)
 
 
-@pytest.mark.parametrize(("locale", "size"), CASES)
+@pytest.mark.parametrize(("locale", "size"), [CASES[1]])
 def test_the_share_dialog_puts_the_friends_seat_first(
     server: str, browser: Any, locale: str, size: str
 ) -> None:
@@ -122,7 +124,7 @@ def test_the_share_dialog_puts_the_friends_seat_first(
     checked_and_closed(tab)
 
 
-@pytest.mark.parametrize(("locale", "size"), CASES)
+@pytest.mark.parametrize(("locale", "size"), [CASES[1]])
 def test_the_review_summary_says_what_the_squares_given_away_are(
     server: str, browser: Any, locale: str, size: str
 ) -> None:
@@ -159,7 +161,7 @@ CONTRAST = """(sq) => {
 the square's own colour."""
 
 
-@pytest.mark.parametrize(("locale", "size"), CASES)
+@pytest.mark.parametrize(("locale", "size"), [CASES[0]])
 def test_the_last_moves_frame_stands_out(server: str, browser: Any, locale: str, size: str) -> None:
     game = api(server, "POST", "/api/games", {**TWO_PEOPLE, "rows": 8, "cols": 8, "rounds": 8})
     tab = tab_in(browser, server, locale, size)
@@ -186,7 +188,7 @@ def test_the_last_moves_frame_stands_out(server: str, browser: Any, locale: str,
     checked_and_closed(tab)
 
 
-@pytest.mark.parametrize(("locale", "size"), CASES)
+@pytest.mark.parametrize(("locale", "size"), [CASES[1]])
 def test_the_pinned_board_leaves_the_engine_lines_in_sight(
     server: str, browser: Any, locale: str, size: str
 ) -> None:
@@ -211,13 +213,14 @@ def test_the_pinned_board_leaves_the_engine_lines_in_sight(
     checked_and_closed(tab)
 
 
-@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("locale", LOCALES[1:])
 def test_a_reloaded_bot_game_names_each_sides_player_and_kind(
     server: str, browser: Any, locale: str
 ) -> None:
     """A game against a bot started from the dialog's defaults, reloaded after a move,
     still names this browser's side "You · Person" and the bot's side by its level, each
-    in the reader's language (an audit once read "Club bot · Person" after a reload)."""
+    in the reader's language (an audit once read "Club bot · Person" after a reload). In
+    Indonesian; the names' choice in both languages: tests/web/js/format.test.mjs."""
     said = words(locale)
     tab = tab_in(browser, server, locale, "laptop")
     goto(tab, server)

@@ -181,6 +181,8 @@ function setStage() {
     clear: () => stored.clear(),
   };
   globalThis.getComputedStyle = () => ({ position: "static" });
+  // Nothing here lays out or changes by itself: the observers observe nothing.
+  globalThis.MutationObserver = globalThis.ResizeObserver = class { observe() {} disconnect() {} };
   // The pages' timers (a notice's fading) keep no test's process waiting for them.
   const later = globalThis.setTimeout;
   globalThis.setTimeout = (...args) => later(...args).unref();
