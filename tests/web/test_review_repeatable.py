@@ -149,7 +149,7 @@ def test_a_player_summary_scores_pieces_lost() -> None:
     ]
     assert player_summary(judged, "x") == {
         "moves": 3,
-        "accuracy": 50.0,  # (100 + 50 + 0) / 3
+        "accuracy": 33.9,  # 100 * (1 + e**-4 + e**-10) / 3
         "inaccuracies": 0,
         "mistakes": 1,
         "blunders": 1,
@@ -157,7 +157,7 @@ def test_a_player_summary_scores_pieces_lost() -> None:
         "average_loss": 4.67,
         "exact": 2,
     }
-    assert player_summary(judged, "o")["accuracy"] == 75.0
+    assert player_summary(judged, "o")["accuracy"] == 13.5  # 100 * e**-2
     assert player_summary([], "x")["accuracy"] == 100.0
 
 

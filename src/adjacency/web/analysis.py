@@ -32,6 +32,7 @@ Scores are pieces (final margin) from X's view unless a name says otherwise.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -79,6 +80,15 @@ BLUNDER = 8
 or from a draw into a loss, is a blunder whatever the margin; any other move that
 loses margin under perfect play is at least an inaccuracy (the solver's values are
 exact, so even one square is a real loss)."""
+
+ACCURACY_SQUARES = 1.0
+"""The accuracy's scale: a move that loses ``loss`` squares of final margin scores
+``100 * exp(-loss / ACCURACY_SQUARES)`` (:func:`move_accuracy`). Calibrated on reviewed
+8x8 games of 28 rounds between uniformly random moves and the engine (depth 6): the
+engine's moves lost a mean 0.06 squares (0.09 where the solver judged them), a random
+move 1.16 (1.57 where the solver judged it, median 2), so the engine scores about 96 and
+random play about 47 (the linear scale used before, 12.5 points a square, gave random
+play 81 to 87). ``benchmarks/bench_accuracy.py`` measures it (docs/web.md)."""
 
 Emit = Callable[[str, dict[str, Any]], None]
 
@@ -515,17 +525,24 @@ def review(
     emit("done", {"reason": "complete"})
 
 
+def move_accuracy(loss: float) -> float:
+    """A move's accuracy, from 0 to 100, from the squares of final margin it lost against
+    the best move (exact or estimated, as the review judged it): 100 for a best move,
+    about 37 for a square lost, 14 for two, under 2 from four (a mistake) on; see
+    :data:`ACCURACY_SQUARES`."""
+    return 100.0 * math.exp(-max(0.0, loss) / ACCURACY_SQUARES)
+
+
 def player_summary(judged: list[dict[str, Any]], color: Color) -> dict[str, Any]:
-    """One player's review: ``moves``; ``accuracy``, from 0 to 100 (one decimal): each
-    move scores 100 less 100 / :data:`BLUNDER` (12.5) per piece it lost, at least 0,
-    averaged over the moves (100.0 with none), so only the pieces lost count, a piece
-    the same everywhere; ``inaccuracies``, ``mistakes`` and ``blunders``; ``loss`` and
+    """One player's review: ``moves``; ``accuracy``, from 0 to 100 (one decimal): the mean
+    of the moves' :func:`move_accuracy` (100.0 with none), so only the squares lost count,
+    a square the same everywhere; ``inaccuracies``, ``mistakes`` and ``blunders``; ``loss`` and
     ``average_loss``, the pieces lost in all and per move (two decimals); ``exact``, how
     many of the moves the solver judged."""
     own = [data for data in judged if data["mover"] == color]
     marks = [data["mark"] for data in own]
     lost = sum(float(data["loss"]) for data in own)
-    scores = [max(0.0, 100.0 - 100.0 * float(data["loss"]) / BLUNDER) for data in own]
+    scores = [move_accuracy(float(data["loss"])) for data in own]
     return {
         "moves": len(own),
         "accuracy": round(sum(scores) / len(own), 1) if own else 100.0,
