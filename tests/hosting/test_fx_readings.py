@@ -238,7 +238,8 @@ def test_a_window_whose_bot_fits_no_reading_is_refused_naming_each(
     """A window whose bot plays X when it moves first and O when second (the mode's
     marks, and X always first) with nothing else that says who moves first: the order
     reading's dry runs see its mark change, the marks reading leaves no first mover, and
-    the refusal names the reading tried and what the bot did."""
+    the refusal names each: what the bot did under the one tried, why the other cannot
+    play."""
     windows = Windows(
         order_form(),
         {
@@ -252,7 +253,9 @@ def test_a_window_whose_bot_fits_no_reading_is_refused_naming_each(
     assert str(refused.value) == (
         "your bot's own move never showed on the side that a reading of your window gives "
         f"it; the readings tried: {ORDER_HEAD} ('MinMax vs Human': the bot moves first, "
-        "as O): its bot's own move placed X, moving first"
+        "as O): its bot's own move placed X, moving first; "
+        f"{MARKS_HEAD} ('Human vs MinMax': the bot plays O) leaves no control that says "
+        "who moves first"
     )
 
 

@@ -32,6 +32,7 @@ from .fx_recipe import (
     readings,
     recipe_for,
     seen_words,
+    unplayable,
 )
 from .fx_run import DryRun, dry_run, game_command
 from .intake import MANIFEST
@@ -189,7 +190,7 @@ def _confirmed(
         return recipe_for(seen.form, choices), seen
     raise BuildFailed(
         "your bot's own move never showed on the side that a reading of your window gives "
-        f"it; the readings tried: {'; '.join(tried)}"
+        f"it; the readings tried: {'; '.join([*tried, *unplayable(seen.form, choices)])}"
     )
 
 

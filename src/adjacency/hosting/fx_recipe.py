@@ -483,8 +483,9 @@ def readings(
     as the marks (the bot plays the side it is named on) and as who moves first (the bot
     named first moves first, its mark the one the form fixes), the order first where a
     label names the bot's mark (``Bot (O):``). Raises as :func:`recipe_for`; a way that
-    cannot be played (no control says who moves first) is left out, and where none is
-    left, :class:`~adjacency.hosting.java_build.BuildFailed` names each way's reason."""
+    cannot be played (no control says who moves first) is left out (:func:`unplayable`),
+    and where none is left, :class:`~adjacency.hosting.java_build.BuildFailed` says why
+    the first cannot."""
     ways: list[Recipe] = []
     failed: list[str] = []
     for order in (False, True):
@@ -504,6 +505,19 @@ def readings(
     if len(ways) == 2 and _label_mark(controls_of(form)) is not None:
         ways.reverse()  # the form fixes the bot's mark: the mode is an order
     return ways
+
+
+def unplayable(form: Mapping[str, object], choices: Mapping[str, str] | None = None) -> list[str]:
+    """The ways of reading ``form`` that :func:`readings` leaves out as unplayable, each
+    with why (a game mode read as the marks that leaves no control saying who moves
+    first), for a refusal to name beside the ways its dry runs tried."""
+    try:
+        _read(form, choices, True, False)
+    except ChoiceError:
+        raise
+    except BuildFailed as exc:
+        return [str(exc)] if str(exc).startswith(MARKS_HEAD) else []
+    return []
 
 
 def _read(
