@@ -55,7 +55,7 @@ def test_a_league_of_more_programs_than_slots_gives_each_move_its_core(folder: P
         # Together, and for the median move: a loaded machine delays the server's own
         # round trips now and then (one move in ten or twenty), which neither the
         # program's waits nor the machine's share show, and the grace absorbs.
-        times = [MoveTime(cpu, wall, wall - own, wall - own) for wall, own, cpu in timings]
+        times = [MoveTime(cpu, wall, stalled=wall - own) for wall, own, cpu in timings]
         charged = sum(charge(time) for time in times)  # as the clock charges each
         used = sum(cpu for _, _, cpu in timings)
         said = [

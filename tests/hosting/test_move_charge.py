@@ -24,11 +24,10 @@ SECONDS = st.floats(0.0, 60.0, allow_nan=False)
 @st.composite
 def move_times(draw: st.DrawFn) -> MoveTime:
     """A move's seconds as a sandbox reports them: its CPU at most its wall time on its
-    one core, the server's share with or without its threads' own figure."""
+    one core, and its threads' waits for a CPU."""
     wall = draw(SECONDS)
     cpu = draw(st.floats(0.0, wall))
-    stalled = draw(st.none() | st.floats(0.0, 60.0))
-    return MoveTime(cpu, wall, draw(SECONDS), draw(SECONDS), stalled)
+    return MoveTime(cpu, wall, draw(st.floats(0.0, 60.0)))
 
 
 @pytest.mark.parametrize(
@@ -63,19 +62,6 @@ def test_the_servers_wait_is_never_charged(time: MoveTime, held: float) -> None:
     assert kept.excused == pytest.approx(held)
     assert kept.own == pytest.approx(own.own)
     assert charge(kept) == pytest.approx(charge(own))
-
-
-@given(SECONDS, SECONDS, SECONDS, SECONDS)
-def test_without_its_threads_figure_both_measures_must_say_it_waited(
-    wall: float, cpu: float, waited: float, denied: float
-) -> None:
-    """Its group's waits alone (which the program may inflate) excuse nothing the
-    machine's other work did not take from its core (measured outside it), and the
-    reverse: the lesser of the two is excused."""
-    time = MoveTime(min(cpu, wall), wall, waited, denied)
-    assert time.excused == pytest.approx(min(waited, denied, wall - time.cpu))
-    assert MoveTime(time.cpu, wall, waited, 0.0).excused == 0.0
-    assert MoveTime(time.cpu, wall, 0.0, denied).excused == 0.0
 
 
 @given(st.floats(-10.0, 60.0))

@@ -22,14 +22,14 @@ from adjacency.sandbox import longest_wait
 seconds = st.floats(min_value=0.0, max_value=60.0, allow_nan=False)
 
 
-@given(wall=seconds, share=st.floats(0.0, 1.0), stalled=st.none() | seconds, waited=seconds)
+@given(wall=seconds, share=st.floats(0.0, 1.0), stalled=seconds)
 def test_its_own_time_is_never_less_than_its_cpu_nor_more_than_its_wall(
-    wall: float, share: float, stalled: float | None, waited: float
+    wall: float, share: float, stalled: float
 ) -> None:
     """Whatever the machine's figures say, a move is charged at least the CPU its
     sandbox used (capped at one core, its CPU is at most its wall time) and at most its
     wall time; idle and waited time make up the rest."""
-    took = MoveTime(cpu=wall * share, wall=wall, waited=waited, denied=waited, stalled=stalled)
+    took = MoveTime(cpu=wall * share, wall=wall, stalled=stalled)
     assert took.cpu - 1e-9 <= took.own <= took.wall + 1e-9
     assert took.excused >= 0.0 and took.idle >= 0.0
     assert took.cpu + took.idle + took.excused == pytest.approx(took.wall)

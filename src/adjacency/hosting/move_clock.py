@@ -29,10 +29,9 @@ wall time is its thinking time, as on the course's machines, where a program is 
   share is those two, at most its wall time less its CPU time. So its own time is never less than
   its CPU time (:attr:`MoveTime.own`): threads that wait for each other on its one core
   (or that its one-core cap holds back) have had its core, and are its own. Where no
-  thread's waits can be read, the server's share is bounded twice instead: its
-  processes' waits for a CPU (its group's figure) *and* what the machine's other
-  processes took of its core (measured outside the sandbox,
-  :class:`~adjacency.sandbox.CoreWatch`), the lesser of the two. A move is
+  thread's waits can be read (no ``/proc``), nothing is the server's: its wall time is
+  its own. A program played through its window is timed inside its JVM too
+  (:attr:`MoveTime.span`). A move is
   waited for up to :func:`ceiling` (three times its cap); one that has not answered by
   then though its own time is within its cap was starved by the server:
   ``ABANDONED``, no result.
@@ -53,7 +52,7 @@ import time as clock
 from dataclasses import dataclass
 
 from ..core.game import Termination
-from ..sandbox import CoreWatch, SandboxedProcess, Thread, longest_wait
+from ..sandbox import SandboxedProcess, Thread, longest_wait
 from .kinds import KINDS
 
 GRACE = 0.5
@@ -89,19 +88,15 @@ class StartWatch:
     first move (:func:`start_charge`), in a game and in the check alike."""
 
     def __init__(self) -> None:
-        self.core = CoreWatch()
         self.started = clock.monotonic()
 
     def took(self, process: SandboxedProcess) -> MoveTime:
         """The start's seconds so far: ``process`` (started after this watch) from its
-        sandbox's start to now. Its group's figures began with it."""
-        cpu = process.cpu_seconds()
+        sandbox's start to now. Its threads' waits began with it."""
         return MoveTime(
-            cpu,
+            process.cpu_seconds(),
             clock.monotonic() - self.started,
-            process.waited_seconds(),
-            self.core.denied(cpu),
-            process.stalled_seconds(),
+            process.stalled_seconds() or 0.0,
         )
 
     def over(self, process: SandboxedProcess, kind: str) -> float:
@@ -141,10 +136,9 @@ def ceiling(left: float) -> float:
 @dataclass(frozen=True)
 class MoveTime:
     """One move's seconds: CPU its sandbox used (since its previous move ended), the
-    wall time it took, what its processes waited for a CPU (its group's figure), what of
-    its core the machine's other processes took (measured outside it), and ``stalled``:
-    what held it up waiting for a CPU, its most-waiting thread's wait and the server's
-    (``None`` where they cannot be read).
+    wall time it took, and ``stalled``: what held it up waiting for a CPU, its
+    most-waiting thread's wait and the server's threads' (none where they cannot be
+    read).
 
     >>> took = MoveTime(cpu=0.86, wall=17.59, stalled=16.2)
     >>> round(took.own, 2), round(took.idle, 2), round(took.excused, 2)
@@ -155,9 +149,7 @@ class MoveTime:
 
     cpu: float
     wall: float
-    waited: float = 0.0
-    denied: float = 0.0
-    stalled: float | None = None
+    stalled: float = 0.0
     span: float | None = None
     """The seconds the program's bot took as its window showed them, timed inside its JVM
     (a program played through its window: :data:`~.fx_run.SPAN`), or ``None``."""
@@ -165,11 +157,8 @@ class MoveTime:
     @property
     def excused(self) -> float:
         """The wall seconds that were the server's: what held it up waiting for a CPU
-        (``stalled``); without that figure, its processes' waits for a CPU and what
-        the machine's others took of its core, the lesser of the two; at most its wall
-        time less its CPU time either way."""
-        held = self.stalled if self.stalled is not None else min(self.waited, self.denied)
-        return max(0.0, min(held, self.wall - self.cpu))
+        (``stalled``), at most its wall time less its CPU time."""
+        return max(0.0, min(self.stalled, self.wall - self.cpu))
 
     @property
     def own(self) -> float:
@@ -272,19 +261,16 @@ def blame(time: MoveTime, left: float, answered: bool = True) -> tuple[Terminati
 
 class MoveWatch:
     """One move's seconds as they pass (:meth:`stop` reads them): ``process``'s CPU
-    beyond ``charged`` (the CPU charged before: what it used since then is this move's),
-    its group's waits and what the machine took of its core meanwhile; without a
-    sandbox, its wall time alone."""
+    beyond ``charged`` (the CPU charged before: what it used since then is this move's)
+    and its threads' and the server's waits for a CPU meanwhile; without a sandbox, its
+    wall time alone."""
 
     def __init__(self, process: SandboxedProcess | None, charged: float = 0.0) -> None:
         self.process = process
         self.charged = charged
-        self.cpu = process.cpu_seconds() if process is not None else 0.0
-        self.waited = process.waited_seconds() if process is not None else 0.0
         self.waits = process.thread_waits() if process is not None else {}
         self.caller = threading.get_native_id()  # the thread that asks for the move
         self.served = process.served_seconds(self.caller) if process is not None else 0.0
-        self.core = CoreWatch()
         self.started = clock.monotonic()
 
     def stop(self, answered: bool = True, span: float | None = None) -> MoveTime:
@@ -298,12 +284,9 @@ class MoveWatch:
             return MoveTime(now - self.started, now - self.started)
         heard = process.heard_at
         wall = (heard if answered and self.started <= heard <= now else now) - self.started
-        used = process.cpu_seconds()
         return MoveTime(
-            max(0.0, used - self.charged),
+            max(0.0, process.cpu_seconds() - self.charged),
             wall,
-            max(0.0, process.waited_seconds() - self.waited),
-            self.core.denied(used - self.cpu),
             stalled_since(process, self.waits, self.served, self.caller),
             span if answered else None,
         )

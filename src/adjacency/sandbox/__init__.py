@@ -19,12 +19,10 @@ line naming the fix) where the sandbox cannot start: nothing runs without it.
 - :mod:`~adjacency.sandbox.outputs`: :func:`regular_files`, the only way the host reads
   a build's output folder (no link is followed);
 - :mod:`~adjacency.sandbox.cgroup`: a group of its own per sandbox, its CPU counted and
-  held to one core, what the machine took from it measured, its share of the cores by
+  held to one core, its share of the cores by
   whose work it does (:class:`Priority`: games first, builds last);
 - :mod:`~adjacency.sandbox.accounting`: the CPU time of a tree no cgroup counts, and each
-  thread's waits for a CPU (:func:`longest_wait` between two readings);
-- :mod:`~adjacency.sandbox.host_load`: :class:`CoreWatch`, how much of its core the
-  machine's other processes took from a sandbox, measured outside it.
+  thread's waits for a CPU (:func:`longest_wait` between two readings).
 
 It imports only the core's errors and :mod:`adjacency.system` (a service beside the
 workers): docs/sandbox.md is its security model.
@@ -37,7 +35,6 @@ from .available import check
 from .cgroup import Priority
 from .command_line import OUTPUT, SUBMISSION, TMP
 from .errors import SandboxError, SandboxUnavailable
-from .host_load import CoreWatch
 from .limits import Limits, Reason
 from .oneshot import run
 from .outputs import regular_files
@@ -47,7 +44,6 @@ __all__ = [
     "OUTPUT",
     "SUBMISSION",
     "TMP",
-    "CoreWatch",
     "Limits",
     "Outcome",
     "Priority",

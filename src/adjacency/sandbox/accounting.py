@@ -48,11 +48,6 @@ class Ledger:
                     self._waits[key] = max(self._waits.get(key, 0), delay)
             return dict(self._waits)
 
-    def waited(self, infos: Iterable[proctree.ProcessInfo], pending: bool = False) -> float:
-        """The seconds waited so far by every thread seen, summed
-        (:meth:`thread_waits`)."""
-        return sum(self.thread_waits(infos, pending).values()) / 1e9
-
     def add(self, infos: Iterable[proctree.ProcessInfo]) -> float:
         """Fold one reading of the tree's living processes in; the charge so far."""
         infos = list(infos)

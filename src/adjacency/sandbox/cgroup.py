@@ -1,9 +1,10 @@
 """A control group of its own per sandbox, where this process may make one: :func:`create`.
 
 The kernel charges a cgroup with the CPU time of every process that ever ran in it,
-reaped or not, waited for or not (cgroup v2's ``cpu.stat``: ``usage_usec``), and says how
-long its processes waited for a CPU they were ready to use (``cpu.pressure``: the
-``some`` line's ``total``). So a sandbox started inside a group of its own is charged
+reaped or not, waited for or not (cgroup v2's ``cpu.stat``: ``usage_usec``). (How long
+they waited for a CPU is read per thread, :mod:`~adjacency.sandbox.accounting`: the
+group's ``cpu.pressure`` averages a wait over the CPUs its threads moved between.) So a
+sandbox started inside a group of its own is charged
 for children that were reaped by the kernel (a parent that ignores ``SIGCHLD``) or that
 lived less than one of the monitor's ticks: what ``/proc`` alone cannot see
 (:class:`~adjacency.sandbox.accounting.Ledger` is the fallback). Ending it writes
@@ -127,7 +128,6 @@ class Group:
         """The bytes of memory its processes hold at most together (:meth:`cap_memory`),
         ``None`` where no limit could be set."""
         self._usage = 0.0
-        self._waited = 0.0
         self._oom_kills = 0
         self._memory_peak = 0
         self.cores: float | None = None
@@ -235,20 +235,6 @@ class Group:
             self._usage = max(self._usage, value / 1e6)
         return self._usage
 
-    def waited_seconds(self) -> float:
-        """Seconds during which some process of the group was ready to run but waited
-        for a CPU (``cpu.pressure``'s ``some`` total)."""
-        try:
-            text = (self.path / "cpu.pressure").read_text()
-        except OSError:
-            return self._waited
-        for line in text.splitlines():
-            if line.startswith("some "):
-                total = dict(part.split("=", 1) for part in line.split()[1:]).get("total")
-                if total is not None:
-                    self._waited = max(self._waited, int(total) / 1e6)
-        return self._waited
-
     def members(self) -> list[int]:
         """The pids in the group now."""
         try:
@@ -273,7 +259,6 @@ class Group:
         """Remove the group once its processes are gone (up to :data:`REMOVE_WAIT` s);
         its figures stay readable from this object. True once removed."""
         self.cpu_seconds()
-        self.waited_seconds()
         self.oom_kills()
         self.memory_peak()
         deadline = time.monotonic() + REMOVE_WAIT

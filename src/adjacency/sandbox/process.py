@@ -440,17 +440,6 @@ class SandboxedProcess:
         self._measure(tree if tree is not None else proctree.snapshot(owners=False))
         return max(self._usage.cpu, self._rusage_cpu)
 
-    def waited_seconds(self) -> float:
-        """Seconds during which some process of it was ready to run but waited for a
-        CPU so far (its cgroup's ``cpu.pressure``), else its threads' run delays
-        (:meth:`stalled_seconds`)."""
-        popen = self._popen
-        if popen is None:
-            return 0.0
-        if self._group is not None:
-            return self._group.waited_seconds()
-        return self._ledger.waited(self._tree().values())
-
     def thread_waits(self) -> dict[Thread, int]:
         """Nanoseconds each of its threads, of every process it ran, has waited for a CPU
         so far while ready to run (the kernel's run delay, a wait still going on
