@@ -49,7 +49,9 @@ def test_a_function_copied_into_a_larger_file_is_listed_by_its_matched_block() -
     planted = planted_function()  # theta's 48 lines in epsilon's game state, 6 renamed
     function, copy = single_function()
     assert len(function.splitlines()) == 48
-    report = compare(planted.teams, template())
+    prints = {team: project_prints(files) for team, files in planted.teams.items()}
+    base = project_prints(template())
+    report = compare_prints(prints, planted.teams.__getitem__, base)
     assert {(p.a, p.b) for p in report.listed} == planted.copies == {("epsilon", "theta")}
     (found,) = report.listed[0].files
     files = (found.a_file, found.b_file)
@@ -64,7 +66,7 @@ def test_a_function_copied_into_a_larger_file_is_listed_by_its_matched_block() -
     assert longest.a_text in copy and longest.b_text in function  # inside the function
     assert longest.b_text == "\n".join(theta.splitlines()[longest.b_first - 1 : longest.b_last])
     # the shares alone miss it
-    shares_only = compare(planted.teams, template(), block_tokens=10**6)
+    shares_only = compare_prints(prints, planted.teams.__getitem__, base, block_tokens=10**6)
     assert shares_only.listed == []
 
 
