@@ -761,6 +761,18 @@ def main() -> None:
     parser.add_argument(
         "--loaded", action="store_true", help="the same league quiet, then beside busy loops"
     )
+    parser.add_argument(
+        "--projects",
+        type=Path,
+        default=None,
+        help="with --loaded: these course projects (Download ZIPs or folders), all at once",
+    )
+    parser.add_argument(
+        "--runs",
+        choices=("both", "quiet", "loaded"),
+        default="both",
+        help="with --loaded: the runs made (both)",
+    )
     args = parser.parse_args()
     if args.fair:
         fair_mode(args)
@@ -927,13 +939,17 @@ def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
     from load_helpers import busy_loops
 
     slots = args.hosted_jobs or default_slots()
-    shapes = course_shapes()
-    wall_clock = files_zip({"engine.py": first_empty_program("wall-clock", WALL_CLOCK_THINK)})
-    shapes += [(f"searches by its wall clock {n + 1}", wall_clock) for n in range(args.bots)]
     work = Path(tempfile.mkdtemp(prefix="bench-loaded-"))
     work.chmod(0o755)
     db = work / "league.db"
-    make_league(db, rows=8, cols=8, rounds=args.rounds, move_time=args.move_time)
+    if args.projects is not None:
+        shapes = project_zips(args.projects)
+        course_league(db, args.rounds)
+    else:
+        shapes = course_shapes()
+        wall_clock = files_zip({"engine.py": first_empty_program("wall-clock", WALL_CLOCK_THINK)})
+        shapes += [(f"searches by its wall clock {n + 1}", wall_clock) for n in range(args.bots)]
+        make_league(db, rows=8, cols=8, rounds=args.rounds, move_time=args.move_time)
     names = [f"team{n:02d}" for n in range(len(shapes))]
     tokens = [add_member(db, name) for name in names]
     loads: list[float] = []
@@ -983,6 +999,33 @@ def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
     }
 
 
+def project_zips(folder: Path) -> list[tuple[str, bytes]]:
+    """Each course project in ``folder`` (a Download ZIP ``NAME.zip``, or a folder zipped
+    as GitHub's Download ZIP makes it: one top folder), by its name."""
+    projects: list[tuple[str, bytes]] = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix == ".zip":
+            projects.append((path.stem, path.read_bytes()))
+        elif path.is_dir():
+            data = io.BytesIO()
+            with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as archive:
+                for file in sorted(path.rglob("*")):
+                    if file.is_file() and not file.is_symlink():
+                        archive.write(file, f"{path.name}/{file.relative_to(path).as_posix()}")
+            projects.append((path.name, data.getvalue()))
+    return projects
+
+
+def course_league(db: Path, rounds: int) -> None:
+    """The class's league in ``db`` as the tutorial makes it (``league create --course
+    --rounds ROUNDS --from-start``, the house bots of ``bench_course_population``)."""
+    from bench_course_population import HOUSE, adjacency
+
+    adjacency("league", "create", "--db", db, "--course", "--rounds", str(rounds), "--from-start")
+    for spec in HOUSE:
+        adjacency("league", "add-house", spec, "--db", db)
+
+
 def tally(games: list[Any], ids: dict[int, str]) -> dict[str, Counter[str]]:
     """Each team's games (``ids``: the members' names): won, lost, drawn, no result, and
     the losses by :data:`LOSSES`."""
@@ -1028,10 +1071,16 @@ def loaded_mode(args: argparse.Namespace) -> None:
     if args.bots == 30:
         args.bots = 2
     print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()}")
-    runs = {"quiet": loaded_run(args, False), "loaded": loaded_run(args, True)}
-    quiet, busy = runs["quiet"], runs["loaded"]
+    runs = {
+        label: loaded_run(args, label == "loaded")
+        for label in ("quiet", "loaded")
+        if args.runs in ("both", label)
+    }
+    quiet = runs.get("quiet") or runs["loaded"]
+    busy = runs.get("loaded") or quiet
+    opening = "from the start, the course's clock" if args.projects else "from the book's openings"
     print(
-        f"8x8, {args.rounds} rounds from the book's openings, {args.move_time:g} s a move;"
+        f"8x8, {args.rounds} rounds {opening}, {args.move_time:g} s a move;"
         f" {args.games} games a run; the loaded run beside {BUSY_LOOPS} busy loops"
     )
     print("| team | shape | quiet: verdict, games | loaded: verdict, games |")
