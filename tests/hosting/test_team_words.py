@@ -19,7 +19,13 @@ from adjacency.bots.external import ExternalBot
 from adjacency.core import Position
 from adjacency.core.game import Termination
 from adjacency.hosting.fx_run import MARKED, DrivenBot
-from adjacency.hosting.team_words import team_words, whole_sentences
+from adjacency.hosting.team_words import (
+    LAST_LINES,
+    OWN_FRAMES,
+    team_words,
+    told_stderr,
+    whole_sentences,
+)
 
 PROTOCOL_WORDS = ("aep", "aepok", "readyok", "isready", "bestmove", "'stop'", "engine ")
 """Words of the engine protocol (and the client's ``engine 'COMMAND'``) a team never reads."""
@@ -189,3 +195,40 @@ def test_a_cut_line_with_no_sentence_end_keeps_its_cut() -> None:
     line = "x" * 200 + "... (5000 characters)"
     assert whole_sentences(line) == line
     assert whole_sentences("a plain line. Another") == "a plain line. Another"
+
+
+OFF_THREAD = (
+    'Exception in thread "pool-2-thread-1" java.lang.IllegalStateException: Not on FX '
+    "application thread; currentThread = pool-2-thread-1",
+    "\tat javafx.graphics/com.sun.javafx.tk.Toolkit.checkFxUserThread(Toolkit.java:299)",
+    "\tat game.Board.mark(Board.java:88)",
+    "\tat game.Board.lambda$botTurn$0(Board.java:41)",
+    "\tat java.base/java.lang.Thread.run(Thread.java:833)",
+)
+"""A course window's bot that marks its square from a worker thread, as Java says it."""
+
+
+def test_a_window_changed_off_its_thread_is_told_what_javafx_allows(tmp_path: Path) -> None:
+    """The team reads what the exception means and where, with the thread it named."""
+    told = team_words(failed_move(ExternalBot(engine(tmp_path, "exits", stderr=OFF_THREAD))).detail)
+    assert "its cause: java.lang.IllegalStateException: Not on FX application thread" in told
+    assert "from the thread 'pool-2-thread-1'; make that change inside Platform.runLater" in told
+    assert "at game.Board.mark(Board.java:88)" in told
+
+
+def test_a_dry_run_that_fails_after_pages_of_prints_is_told_by_its_failure() -> None:
+    """A program that prints on and on, then overflows its stack in its own recursion:
+    the refusal quotes the cause, what it means and the team's frames, not the prints."""
+    prints = [f"generation {n}" for n in range(500)]
+    trace = [
+        'fxdriver: an exception in thread "JavaFX Application Thread": '
+        "java.lang.StackOverflowError",
+        "\tat Genetic.mutate(Genetic.java:51)",
+        *["\tat Genetic.mutate(Genetic.java:63)"] * 40,
+    ]
+    told = told_stderr("\n".join([*prints, *trace]))
+    assert told.startswith("its cause: java.lang.StackOverflowError, at Genetic.java:51"), told
+    assert "called itself without end" in told
+    assert "generation" not in told and len(told.splitlines()) <= 2 + OWN_FRAMES
+    plain = told_stderr("\n".join(prints))
+    assert plain.splitlines() == ["its last lines:", *(f"  {p}" for p in prints[-LAST_LINES:])]

@@ -45,7 +45,7 @@ from .fx_recipe import Recipe
 from .java_build import BuildFailed
 from .picture import PictureRefused, clean_png
 from .sandbox_build import JAVA
-from .team_words import STDERR_HEAD
+from .team_words import STDERR_HEAD, told_stderr
 
 XVFB = "/usr/bin/Xvfb"
 """Debian's virtual X server (package ``xvfb``)."""
@@ -408,7 +408,9 @@ def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
     )
     said = (outcome.stderr or b"").decode("utf-8", "replace").strip()
     if outcome.reason is not Reason.EXITED or outcome.returncode != 0:
-        raise BuildFailed(f"the program's window could not be read ({outcome.describe()}):\n{said}")
+        raise BuildFailed(
+            f"the program's window could not be read ({outcome.describe()}):\n{told_stderr(said)}"
+        )
     sent: dict[bytes, bytes] = {}
     for line in (outcome.stdout or b"").splitlines():
         name, _, value = line.partition(b" ")

@@ -64,6 +64,25 @@ class Frame:
         return f"at {self.where}({self.source})" if self.where else f"at {self.source}"
 
 
+HINTS = (
+    (
+        "java.lang.IllegalStateException",
+        "Not on FX application thread",
+        "JavaFX lets only its own thread change a window: your code changed it from the "
+        "thread '{thread}'; make that change inside Platform.runLater(...)",
+    ),
+    (
+        "java.lang.StackOverflowError",
+        "",
+        "a method of yours called itself without end, or deeper than Java's stack allows: "
+        "the frames below repeat where",
+    ),
+)
+"""The mistakes course programs make whose exception says little to a student: the
+exception's type, words its message holds, and what it means (``{thread}``: the thread
+the message names)."""
+
+
 @dataclass(frozen=True)
 class Thrown:
     """One exception of a trace: its ``type``, ``message`` (``""`` for none), frames, and
@@ -78,6 +97,23 @@ class Thrown:
     def own_frames(self) -> tuple[Frame, ...]:
         """Its frames that are the team's, innermost first."""
         return tuple(f for f in self.frames if f.own)
+
+    def hint(self) -> str | None:
+        """What the exception means for a student, where it is one of the mistakes the
+        course's programs make (:data:`HINTS`), else ``None``.
+
+        >>> print(Thrown("java.lang.IllegalStateException",
+        ...              "Not on FX application thread; currentThread = pool-2-thread-1").hint())
+        ... # doctest: +ELLIPSIS
+        JavaFX lets only its own thread change a window: ... thread 'pool-2-thread-1'; ...
+        >>> print(Thrown("java.lang.StackOverflowError", "").hint())  # doctest: +ELLIPSIS
+        a method of yours called itself without end, or deeper than Java's stack allows: ...
+        """
+        for kind, words, told in HINTS:
+            if self.type == kind and words in self.message:
+                thread = re.search(r"currentThread = (\S+)", self.message)
+                return told.format(thread=thread.group(1) if thread else "another one")
+        return None
 
     def headline(self) -> str:
         """``type: message`` (or the type alone), with the file and line of its innermost

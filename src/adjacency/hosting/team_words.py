@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from .java_traces import team_cause
+from .java_traces import Thrown, team_cause
 
 STDERR_HEAD = "; last lines of its stderr:\n"
 """Where the protocol client's failure text starts quoting standard error."""
@@ -144,9 +144,31 @@ def team_words(detail: str) -> str:
     if cause is None:
         kept = [line for line in said if line not in board][-LAST_LINES:]
         return "\n".join([f"{head}; its last lines:", *(f"  {line}" for line in kept), *board])
+    return "\n".join([head, *cause_lines(cause), *board])
+
+
+def cause_lines(cause: Thrown) -> list[str]:
+    """The team's ``cause`` told: its headline, what it means where it is a known mistake
+    (:meth:`~.java_traces.Thrown.hint`), and its own frames (:data:`OWN_FRAMES` at most)."""
     told = [frame for frame in cause.own_frames if frame.where]  # a file and line alone: said
-    frames = [f"    {frame}" for frame in told[:OWN_FRAMES]]
-    return "\n".join([head, f"its cause: {cause.headline()}", *frames, *board])
+    hint = cause.hint()
+    return [
+        f"its cause: {cause.headline()}",
+        *([f"  {hint}"] if hint else []),
+        *(f"    {frame}" for frame in told[:OWN_FRAMES]),
+    ]
+
+
+def told_stderr(text: str) -> str:
+    """A program's standard error ``text`` as a refusal quotes it: the team's cause
+    where a trace names its code (:func:`cause_lines`); else its last
+    :data:`LAST_LINES` lines. A program that prints on and on before it fails is told by
+    its failure, not its prints."""
+    lines = text.splitlines()
+    cause = team_cause([line.removeprefix(SAID) for line in lines])
+    if cause is not None:
+        return "\n".join(cause_lines(cause))
+    return "\n".join(["its last lines:", *(f"  {line}" for line in lines[-LAST_LINES:])])
 
 
 def student_words(text: str) -> str:
