@@ -172,10 +172,13 @@ PGX_MISSING: list[str] = []
 """Why pgx was not measured (the ImportError's text), for the output."""
 
 
-def pgx_harness(game: Any, boards: int, seconds: float, steps: int) -> dict[str, float]:
+def pgx_harness(
+    game: Any, boards: int, seconds: float, steps: int, options: dict[str, Any] | None = None
+) -> dict[str, float]:
     """``steps`` plies of random legal actions on ``boards`` boards of a pgx-API ``game``
     per jitted call (``vmap`` over the boards, ``lax.scan`` over the plies), finished
-    games reset by ``game.init``; compiled before the clock starts."""
+    games reset by ``game.init``; compiled (with XLA's compiler ``options``, if any: a
+    quick compile for tiny test runs) before the clock starts."""
     import jax
     import jax.numpy as jnp
 
@@ -195,9 +198,10 @@ def pgx_harness(game: Any, boards: int, seconds: float, steps: int) -> dict[str,
     def run(state: Any, key: Any) -> Any:
         return jax.lax.scan(ply, state, jax.random.split(key, steps))[0]
 
-    run_jit = jax.jit(run)
+    run_jit = jax.jit(run, compiler_options=options)
+    start = jax.jit(jax.vmap(game.init), compiler_options=options)
     holder = {
-        "state": jax.jit(jax.vmap(game.init))(jax.random.split(jax.random.PRNGKey(1), boards)),
+        "state": start(jax.random.split(jax.random.PRNGKey(1), boards)),
         "key": jax.random.PRNGKey(2),
     }
 
@@ -211,24 +215,28 @@ def pgx_harness(game: Any, boards: int, seconds: float, steps: int) -> dict[str,
     return timed(work, seconds)
 
 
-def jax_env(boards: int, seconds: float, steps: int) -> dict[str, float] | None:
+def jax_env(
+    boards: int, seconds: float, steps: int, options: dict[str, Any] | None = None
+) -> dict[str, float] | None:
     """:class:`adjacency.jax.AdjacencyEnv` (8x8, 28 rounds) in :func:`pgx_harness`."""
     try:
         from adjacency.jax import AdjacencyEnv
     except ImportError as exc:
         PGX_MISSING.append(str(exc))
         return None
-    return pgx_harness(AdjacencyEnv(ROWS, COLS, ROUNDS), boards, seconds, steps)
+    return pgx_harness(AdjacencyEnv(ROWS, COLS, ROUNDS), boards, seconds, steps, options)
 
 
-def pgx_othello(boards: int, seconds: float, steps: int) -> dict[str, float] | None:
+def pgx_othello(
+    boards: int, seconds: float, steps: int, options: dict[str, Any] | None = None
+) -> dict[str, float] | None:
     """pgx's Othello in :func:`pgx_harness`; None when pgx does not import."""
     try:
         import pgx  # type: ignore[import-not-found]
     except ImportError as exc:
         PGX_MISSING.append(str(exc))
         return None
-    return pgx_harness(pgx.make("othello"), boards, seconds, steps)
+    return pgx_harness(pgx.make("othello"), boards, seconds, steps, options)
 
 
 def ratio(figures: dict[str, Any], top: str, bottom: str) -> float | None:
