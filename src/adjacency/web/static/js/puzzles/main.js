@@ -260,6 +260,7 @@ function toggleRun(mode) {
   run.clock.stand(Date.now()); // until its first puzzle is on the board
   state.run = run;
   $(`#btn-${mode}`).setAttribute("aria-pressed", "true");
+  boardInView();
   if (mode === "timed") {
     state.timer = setInterval(tickTimed, 250);
     run.renderCombo();
@@ -269,6 +270,14 @@ function toggleRun(mode) {
   }
   buttons();
   load(null, true);
+}
+
+// A run is solved on the board: where its button lies below the board (a phone's one
+// column), the board's area (the prompt, the run's clock and combo, the board) is
+// scrolled back into view, whole.
+function boardInView() {
+  const area = $(".board-area").getBoundingClientRect();
+  if (area.top < 0 || area.bottom > window.innerHeight) $(".board-area").scrollIntoView({ block: "start" });
 }
 
 // In the timed mode a finished puzzle (solved or missed) brings the next after a moment.
