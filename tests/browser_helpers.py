@@ -221,6 +221,23 @@ def outside_window(page: Any, selector: str) -> list[str]:
     return found
 
 
+def covered(page: Any, selector: str) -> list[str]:
+    """The elements matching ``selector`` whose centre shows something else (another
+    element laid over them, or nothing: outside the window), by id or text, with what
+    lies there: a click at the centre would not reach them."""
+    found: list[str] = page.eval_on_selector_all(
+        selector,
+        """els => els.filter((e) => { const r = e.getBoundingClientRect();
+          const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return !at || !(at === e || e.contains(at)); })
+          .map((e) => { const r = e.getBoundingClientRect();
+            const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            const there = at ? at.id || at.className : "nothing";
+            return `${e.id || e.textContent.trim()} under ${there}`; })""",
+    )
+    return found
+
+
 def audited(page: Any, locale: str, size: str) -> None:
     """Assert what every page state of a browser test of :data:`CASES` must hold: axe-core
     finds nothing at any impact, the page is no wider than the window of ``size``, and in
