@@ -29,6 +29,8 @@ from adjacency.hosting.fx_build import FxBuild, build_fx
 from adjacency.hosting.fx_check import check_driven_program
 from adjacency.hosting.fx_recipe import (
     MARKS_HEAD,
+    MOVES_FIRST,
+    NO_FIRST,
     ORDER_HEAD,
     UNSEEN,
     Recipe,
@@ -144,6 +146,13 @@ def test_a_vs_b_with_no_first_mover_is_read_as_an_order() -> None:
         ["method", "MinMax vs Human"],
         ["method", "Human vs MinMax"],
     ]
+
+
+def test_a_team_that_says_nothing_says_who_moves_first_keeps_the_marks() -> None:
+    """The team's own word that no control says who moves first is kept: the mode is
+    then read as the marks only, and that window cannot let its bot move first."""
+    with pytest.raises(BuildFailed, match="cannot let its bot move first or second"):
+        readings(order_form(**seen("O")), {MOVES_FIRST: NO_FIRST})
 
 
 def test_a_vs_b_is_an_order_first_where_a_label_fixes_the_mark() -> None:

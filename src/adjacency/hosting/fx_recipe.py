@@ -537,7 +537,10 @@ def _read(
     _press_one_bot_mode(controls, press, left)
     boxes = _Boxes.of(fields, rounds, first)
     settings, picked = _defaults(fields, (rounds, first), boxes, chosen)
-    mirror = _mirror_mode(boxes.modes, chosen) if first is None else None
+    told_none = any(
+        plain(k) == MOVES_FIRST and plain(v) == plain(NO_FIRST) for k, v in (choices or {}).items()
+    )
+    mirror = _mirror_mode(boxes.modes, chosen) if first is None and not told_none else None
     if order and mirror is None:
         return None
     bot_mark, bot, box = _bot_side(form, controls, boxes, settings, press, order)
@@ -637,9 +640,10 @@ def _label_mark(controls: Sequence[Control]) -> str | None:
 def _mirror_mode(
     modes: Sequence[Control], chosen: Mapping[str, str]
 ) -> tuple[Control, str, str] | None:
-    """A game mode box the team did not choose whose options name one bot and one person
-    in both orders (``MinMax vs Human``, ``Human vs MinMax``): the box, its option naming
-    the bot first, the one naming it second; ``None`` for none."""
+    """A game mode box the team did not choose (nor said that none says who moves
+    first: :data:`NO_FIRST`) whose options name one bot and one person in both orders
+    (``MinMax vs Human``, ``Human vs MinMax``): the box, its option naming the bot
+    first, the one naming it second; ``None`` for none."""
     for mode in modes:
         if mode.name in chosen:
             continue
