@@ -23,6 +23,7 @@ import select
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -35,9 +36,12 @@ from fastapi import FastAPI
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from adjacency.client.connect import LeagueClient
 from adjacency.client.wire import CONNECT_PATH
 from adjacency.league.app import create_app
+from adjacency.league.league_file import LeagueStore
 from adjacency.league.limits import LeagueLimits
+from adjacency.league.play.scheduler import RECONNECT_GRACE
 from adjacency.serving.sockets import (
     ACCEPT_BURST,
     RESERVED_FILES,
@@ -349,3 +353,45 @@ def test_a_team_holding_its_address_s_places_keeps_no_other_team_out(tmp_path: P
                 seen.append(str(alice.recv(timeout=GUARD)))
         assert '"welcome"' in seen[0]
         assert guard.open["127.0.0.1"] == 8  # the address's own cap never grew
+
+
+def test_a_bot_the_league_refused_plays_its_event_games_not_forfeits(tmp_path: Path) -> None:
+    """S4 through the real server: the attacker holds every place of the class's address
+    and every place beyond it, so the victim's ``adjacency connect`` is refused (429,
+    before any request is read); its event games wait for it (past the restart's grace,
+    when an absent bot loses at once) instead of being forfeited, and once the attacker
+    lets go, the victim connects and plays them."""
+    db = tmp_path / "league.db"
+    make_league(db, base=600.0)
+    victim, other = (add_member(db, name) for name in ("alice", "bob"))
+    with LeagueStore(db) as store:
+        store.events.create("cup", "round-robin", None, ["alice", "bob"])
+        store.events.start("cup")
+    limits = SocketLimits(header_timeout=GUARD, per_address=4, tokened=4, per_token=2)
+    with league_app(db, limits) as (app, host, port), ExitStack() as stack:
+        url = f"http://{host}:{port}"
+        said: dict[str, list[str]] = {"alice": [], "bob": []}
+        clients = {name: LeagueClient(url, token, "random", games=2, announce=said[name].append)
+                   for name, token in (("bob", other), ("alice", victim))}  # fmt: skip
+        threads = {n: threading.Thread(target=c.run, daemon=True) for n, c in clients.items()}
+        threads["bob"].start()
+        wait_until(lambda: "connected as bob" in said["bob"], GUARD, "bob to connect")
+        held = [stack.enter_context(from_address((host, port), "127.0.0.1")) for _ in range(3)]
+        assert {get(sock, "/league-static/league.css") for sock in held} == {b"HTTP/1.1 200 OK"}
+        idle = [from_address((host, port), "127.0.0.1") for _ in range(4)]  # beyond the cap
+        threads["alice"].start()
+        refused = "could not connect: the server answered 429"
+        wait_until(lambda: any(refused in s for s in said["alice"]), GUARD, "alice refused")
+        app.state.hall.scheduler.up_since -= RECONNECT_GRACE  # an absent bot now loses at once
+        tries = len(said["alice"])
+        wait_until(lambda: len(said["alice"]) > tries, GUARD, "alice refused again")
+        for sock in idle:  # the attacker lets go of the places beyond the cap
+            sock.close()
+        for thread in threads.values():
+            thread.join(GUARD)
+        assert not any(thread.is_alive() for thread in threads.values()), said
+    with LeagueStore(db) as store:
+        event = store.events.named("cup")
+        games = [store.games.game(i) for i in store.events.game_ids(event.id)]
+    assert event.status == "finished" and len(games) == 2
+    assert all(g is not None and g.detail_code != "absent" and g.plies > 0 for g in games), games

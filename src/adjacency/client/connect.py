@@ -18,8 +18,10 @@ try says one line: what failed, which try comes next and after what wait. Every
 connection that gets as far as the server's welcome starts the count again. It gives
 up (:class:`ConnectError`, exit status 3) when it has never connected and
 :data:`FIRST_TRIES` tries in a row failed (nothing listens there, no such host), or
-when it has been connected before and no connection has worked for
-:data:`GIVE_UP_AFTER` seconds since the last one ended. A game the
+when it has been connected before, or the league answered with a refusal a later try
+may pass (:data:`RETRIED_STATUSES`: its rates, its connection caps), and no connection
+has worked for :data:`GIVE_UP_AFTER` seconds since. A refusal the league made is never
+the end of the client: the league holds the bot's event games meanwhile. A game the
 server aborted (it stopped, or restarted after a crash: ``game_end`` with termination
 ``aborted``) has its engine closed, so no ``cmd:`` process outlives its game. With
 ``games``, the client says it is ``leaving`` once it has started its last game, so the
@@ -80,7 +82,13 @@ server without TLS): final, as a retry would meet the same server."""
 
 
 class ConnectError(AdjacencyRuntimeError):
-    """The league server could not be reached or closed the connection (retried)."""
+    """The league server could not be reached or closed the connection (retried);
+    ``answered``: a league answered, refusing the handshake for now
+    (:data:`RETRIED_STATUSES`)."""
+
+    def __init__(self, message: str, answered: bool = False) -> None:
+        super().__init__(message)
+        self.answered = answered
 
 
 def speaks_tls(host: str, port: int, timeout: float = 5.0) -> bool:
@@ -150,6 +158,7 @@ class LeagueClient:
         for a final refusal."""
         delay = BACKOFF_START
         connected_once = False
+        answered = False  # a league answered (a refusal for now): it is there
         tries = 0  # failed tries since the last connection that worked (or the start)
         lost_at = self.clock()
         try:
@@ -159,6 +168,7 @@ class LeagueClient:
                     problem = self._session()
                 except ConnectError as exc:
                     problem = str(exc)
+                    answered = answered or exc.answered
                 just_lost = self.welcomed
                 if self.welcomed:  # this connection worked: the count starts again
                     connected_once, tries, delay = True, 0, BACKOFF_START
@@ -167,22 +177,23 @@ class LeagueClient:
                     tries += 1
                 if self._done():
                     break
-                if not connected_once and tries >= FIRST_TRIES:
+                if not connected_once and not answered and tries >= FIRST_TRIES:
                     self.announce(f"could not connect: {problem}")
                     raise ConnectError(
                         f"gave up after {tries} tries: {problem}; check the league's "
                         f"URL ({self.url}) and that its server is running"
                     )
                 without = self.clock() - lost_at
-                if connected_once and without >= GIVE_UP_AFTER:
+                if (connected_once or answered) and without >= GIVE_UP_AFTER:
                     self.announce(f"could not reconnect: {problem}")
                     raise ConnectError(f"gave up: no connection for {GIVE_UP_AFTER:g} s: {problem}")
                 wait = delay * (0.5 + random.random())
                 if just_lost:
                     said = f"connection lost: {problem}; reconnecting in {wait:.1f} s"
                     said += f" (try 1; for up to {GIVE_UP_AFTER:g} s without a connection)"
-                elif connected_once:
-                    said = f"could not reconnect: {problem}; try {tries + 1} in {wait:.1f} s"
+                elif connected_once or answered:
+                    verb = "reconnect" if connected_once else "connect"
+                    said = f"could not {verb}: {problem}; try {tries + 1} in {wait:.1f} s"
                     said += f" ({GIVE_UP_AFTER - without:.0f} s left before giving up)"
                 else:
                     said = f"could not connect: {problem}; try {tries + 1} of {FIRST_TRIES}"
@@ -268,7 +279,8 @@ class LeagueClient:
                     f"{status}{': ' + detail if detail else ''}): give the league's address, "
                     "as its front page shows it, e.g. http://HOST:PORT/"
                 ) from None
-            raise ConnectError(f"the server answered {status} {detail}".strip()) from None
+            said = f"the server answered {status} {detail}".strip()
+            raise ConnectError(said, answered=True) from None
         except ConnectionClosed as exc:
             if exc.rcvd is None:  # no close frame: the server went away (killed, network)
                 raise ConnectError("the connection broke without a close") from None

@@ -171,6 +171,11 @@ def create_app(
     app.state.reader = reader
     app.state.heavy = heavy
     app.state.hall = hall
+    # A connection the server's guard refused (set as it is served) may have been a bot's:
+    # the event games of absent bots wait meanwhile (:meth:`.play.presence.Presence.held`).
+    hall.presence.refused_elsewhere = lambda: getattr(
+        getattr(app.state, "connections", None), "refused_at", None
+    )
     app.state.house = house
     app.state.hosted = hosted
     app.state.builder = builder

@@ -107,6 +107,7 @@ class TokenedPlaces:
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
+            self.league.state.hall.presence.refuse(None)  # an absent bot's event game waits
             await send({"type": "websocket.close", "code": 1008, "reason": "address full"})
             return
         await room.refuse(send, 429, CROWDED, "address_full")

@@ -169,6 +169,8 @@ class ConnectionGuard:
         self._owner: dict[int, str] = {}
         self._refused = 0
         self._logged: float | None = None
+        self.refused_at: float | None = None
+        """When it last refused a connection (monotonic), ``None`` if never."""
 
     def admit(self, transport: asyncio.BaseTransport) -> bool:
         """Count a new connection; ``False`` (not counted, and logged as :meth:`_refuse`
@@ -244,6 +246,7 @@ class ConnectionGuard:
         seconds at most, counting those refused since the previous line."""
         self._refused += 1
         now = time.monotonic()
+        self.refused_at = now
         if self._logged is None or now - self._logged >= REFUSALS_LOGGED_EVERY:
             say(log, logging.INFO, "connections-refused", address=address, reason=why,
                 count=self._refused)  # fmt: skip

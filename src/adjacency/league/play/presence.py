@@ -14,6 +14,9 @@ Contract, in the server's event loop (one thread, no locks):
   :attr:`Presence.hosted_now`, refreshed by each pass of the scheduler);
 * a connection whose token was revoked or replaced is closed at the next pass
   (:meth:`Presence.sweep_revoked`).
+* a bot's connection the league itself refused (its rates, its connection caps, its
+  reserved places) is remembered (:meth:`Presence.refuse`), so that its event games wait
+  for it instead of being lost by its absence (:meth:`Presence.held`).
 
 It knows no games: the hall resends a member that connects its games in play
 (:meth:`.hall.Hall.attach`), and the games post to the connections held here.
@@ -21,8 +24,9 @@ It knows no games: the hall resends a member that connects its games in play
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from ...core.details import Detail
 from ...serving.details import ended
@@ -49,6 +53,33 @@ class Presence:
         self.hosted_now: frozenset[int] = frozenset()
         """The members the server plays itself (an accepted version), at the scheduler's
         last pass: present and pairable without a connection."""
+        self.refused: dict[int, float] = {}
+        """When the league last refused each bot's connection by its own limits
+        (monotonic; :meth:`refuse`)."""
+        self.anyone_refused = -math.inf
+        """When the league last refused a connection whose bot it could not tell."""
+        self.refused_elsewhere: Callable[[], float | None] = lambda: None
+        """When the server's connection guard last refused a connection (monotonic; set
+        by the app to read its guard's: refused before a request was read, so whose it
+        was is unknown), ``None`` if never."""
+
+    def refuse(self, member_id: int | None) -> None:
+        """The league refused a connection of bot ``member_id`` (``None``: a bot it could
+        not tell) by its own limits, now."""
+        if member_id is None:
+            self.anyone_refused = time.monotonic()
+        else:
+            self.refused[member_id] = time.monotonic()
+
+    def held(self, members: Collection[int], within: float) -> bool:
+        """Whether any of ``members`` may have been kept away by the league itself in the
+        last ``within`` seconds: a connection of one of them was refused, or one whose bot
+        the league could not tell (which may have been theirs)."""
+        since = time.monotonic() - within
+        guard = self.refused_elsewhere()
+        if self.anyone_refused >= since or (guard is not None and guard >= since):
+            return True
+        return any(self.refused.get(m, -math.inf) >= since for m in members)
 
     def attach(self, outbox: Outbox) -> None:
         """A member connected: its previous connection (if any) is told it was replaced

@@ -64,6 +64,14 @@ RECONNECT_GRACE = 10.0
 connect (they reconnect after a restart); later, a bot not connected at its game's
 start loses it on time."""
 
+REFUSED_WAIT = 60.0
+"""Seconds after the league last refused a bot's connection by its own limits (a rate,
+its connection caps, its reserved places) during which that bot's event game waits for
+it instead of being lost by its absence: a refusal the league made never becomes a
+forfeit (the client tries again within seconds, and each refusal starts the wait
+again). A connection refused before its bot was known (the connection guard's) holds
+every absent bot's game so."""
+
 
 class Scheduler:
     """Pairs the free members of one league server: events, queued challenges, ladder."""
@@ -268,7 +276,8 @@ class Scheduler:
         (a bot that is not connected, a person whose play page is not open
         (:meth:`.presence.Presence.present`), nor hosted with a version accepted before the
         event's deadline, its opponent there, loses the game at once; both absent, both
-        lose it at once; during the :data:`RECONNECT_GRACE` after the server starts, the
+        lose it at once; during the :data:`RECONNECT_GRACE` after the server starts, and
+        within :data:`REFUSED_WAIT` of the league refusing an absent bot's connection, the
         game waits for them instead). A game that waits for a slot for a hosted side
         has ladder games stopped for it (:meth:`make_room`; ``pairs``: the events').
         Returns the games started and how many of ``starts`` wait for a slot."""
@@ -297,8 +306,8 @@ class Scheduler:
                 room -= 1
             there = set(self.presence.connections) | self.presence.present()  # a page open
             absent = {x.id, o.id} - there - house - hosted
-            if grace and absent:
-                continue
+            if absent and (grace or self.presence.held(absent, REFUSED_WAIT)):
+                continue  # it waits for them: they reconnect, or the league refused them
             gone: Color | Literal["both"] | None = None  # its loss at once, nobody waits
             if len(absent) == 1:
                 gone = "x" if x.id in absent else "o"

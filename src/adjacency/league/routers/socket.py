@@ -125,6 +125,7 @@ async def connect(ws: WebSocket) -> None:
     if limited and not rates.allow(
         address, "connect", limits.connects_per_minute, limits.address_burst
     ):
+        hall.presence.refuse(None)  # whose, unknown: an absent bot's event game waits
         await _deny(ws, 429, "too many connections from this address: back off and retry")
         return
     token = bearer(ws.headers)
@@ -136,9 +137,11 @@ async def connect(ws: WebSocket) -> None:
         await _deny(ws, 403, "only bot accounts connect here")
         return
     if limited and not rates.allow(f"member:{member.id}", "connect", limits.connects_per_token):
+        hall.presence.refuse(member.id)  # its event games wait for it
         await _deny(ws, 429, "this bot reconnects too often: back off and retry")
         return
     if pressed(app) and not keeps_room_for(hall, member):
+        hall.presence.refuse(member.id)
         await _deny(ws, 503, BUSY)
         return
     await ws.accept()
