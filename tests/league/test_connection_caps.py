@@ -321,54 +321,24 @@ def test_a_crowd_under_a_low_file_limit_is_refused_clearly_and_never_reaches_it(
         server.wait(30)
 
 
-def test_a_team_holding_its_address_s_places_keeps_no_other_team_out(tmp_path: Path) -> None:
-    """One team behind the class's address holds every place of it (keep-alive
-    connections asking for a stylesheet, as in a forfeit bought with connections):
-    beyond the address's cap, a request with no token is a 429 that closes its
-    connection, but the other team's bot (its token on its socket) connects, is
-    paired and plays its game; the attacker's own token gets no more than its share of
-    the places beyond the cap."""
+def test_a_team_holding_its_address_s_places_forfeits_no_other_team(tmp_path: Path) -> None:
+    """S4 through the real server. One team behind the class's address holds every place
+    of it (keep-alive connections asking for a stylesheet): beyond the address's cap, a
+    request with no token is a 429 that closes its connection, and the attacker's own
+    token gets no more than its share of the places there. With the rest of those
+    places held too, the victim's ``adjacency connect`` is refused (429, before any
+    request is read); its event games wait for it (past the restart's grace, when an
+    absent bot loses at once) instead of being forfeited, and once the attacker lets
+    go, the victim connects beyond the cap (its token) and plays them."""
     db = tmp_path / "league.db"
     make_league(db, base=600.0)
     attacker, victim, other = (add_member(db, name) for name in ("mallory", "alice", "bob"))
-    limits = SocketLimits(header_timeout=GUARD, per_address=8, tokened=16, per_token=2)
-    with league_app(db, limits) as (app, host, port), ExitStack() as stack:
-        guard = app.state.connections
-        held = [stack.enter_context(from_address((host, port), "127.0.0.1")) for _ in range(8)]
-        assert {get(sock, "/league-static/league.css") for sock in held} == {b"HTTP/1.1 200 OK"}
-        with from_address((host, port), "127.0.0.1") as anonymous:  # beyond: no token
-            status, body = answer(anonymous, "/league-static/league.css")
-            assert status == b"HTTP/1.1 429 Too Many Requests", status
-            assert b"token" in body and closed(anonymous)
-        mine = [stack.enter_context(from_address((host, port), "127.0.0.1")) for _ in range(3)]
-        assert [get(sock, "/api/league", attacker) for sock in mine[:2]] == [b"HTTP/1.1 200 OK"] * 2
-        assert get(mine[2], "/api/league", attacker) == b"HTTP/1.1 429 Too Many Requests"
-        url = f"ws://{host}:{port}{CONNECT_PATH}"
-        seen: list[str] = []
-        headers = {"Authorization": f"Bearer {other}"}
-        stack.enter_context(connect(url, additional_headers=headers, open_timeout=GUARD))
-        headers = {"Authorization": f"Bearer {victim}"}
-        with connect(url, additional_headers=headers, open_timeout=GUARD) as alice:
-            while not any('"game_start"' in m for m in seen):  # paired and playing
-                seen.append(str(alice.recv(timeout=GUARD)))
-        assert '"welcome"' in seen[0]
-        assert guard.open["127.0.0.1"] == 8  # the address's own cap never grew
-
-
-def test_a_bot_the_league_refused_plays_its_event_games_not_forfeits(tmp_path: Path) -> None:
-    """S4 through the real server: the attacker holds every place of the class's address
-    and every place beyond it, so the victim's ``adjacency connect`` is refused (429,
-    before any request is read); its event games wait for it (past the restart's grace,
-    when an absent bot loses at once) instead of being forfeited, and once the attacker
-    lets go, the victim connects and plays them."""
-    db = tmp_path / "league.db"
-    make_league(db, base=600.0)
-    victim, other = (add_member(db, name) for name in ("alice", "bob"))
     with LeagueStore(db) as store:
         store.events.create("cup", "round-robin", None, ["alice", "bob"])
         store.events.start("cup")
     limits = SocketLimits(header_timeout=GUARD, per_address=4, tokened=4, per_token=2)
     with league_app(db, limits) as (app, host, port), ExitStack() as stack:
+        guard = app.state.connections
         url = f"http://{host}:{port}"
         said: dict[str, list[str]] = {"alice": [], "bob": []}
         clients = {name: LeagueClient(url, token, "random", games=2, announce=said[name].append)
@@ -378,15 +348,24 @@ def test_a_bot_the_league_refused_plays_its_event_games_not_forfeits(tmp_path: P
         wait_until(lambda: "connected as bob" in said["bob"], GUARD, "bob to connect")
         held = [stack.enter_context(from_address((host, port), "127.0.0.1")) for _ in range(3)]
         assert {get(sock, "/league-static/league.css") for sock in held} == {b"HTTP/1.1 200 OK"}
-        idle = [from_address((host, port), "127.0.0.1") for _ in range(4)]  # beyond the cap
+        with from_address((host, port), "127.0.0.1") as anonymous:  # beyond: no token
+            status, body = answer(anonymous, "/league-static/league.css")
+            assert status == b"HTTP/1.1 429 Too Many Requests", status
+            assert b"token" in body and closed(anonymous)
+        mine = [stack.enter_context(from_address((host, port), "127.0.0.1")) for _ in range(3)]
+        assert [get(sock, "/api/league", attacker) for sock in mine[:2]] == [b"HTTP/1.1 200 OK"] * 2
+        assert get(mine[2], "/api/league", attacker) == b"HTTP/1.1 429 Too Many Requests"
+        idle = [from_address((host, port), "127.0.0.1") for _ in range(2)]  # the rest beyond
         threads["alice"].start()
         refused = "could not connect: the server answered 429"
         wait_until(lambda: any(refused in s for s in said["alice"]), GUARD, "alice refused")
         app.state.hall.scheduler.up_since -= RECONNECT_GRACE  # an absent bot now loses at once
         tries = len(said["alice"])
         wait_until(lambda: len(said["alice"]) > tries, GUARD, "alice refused again")
-        for sock in idle:  # the attacker lets go of the places beyond the cap
+        for sock in idle:  # the attacker lets go of some places beyond the cap
             sock.close()
+        wait_until(lambda: "connected as alice" in said["alice"], GUARD, "alice to connect")
+        assert guard.open["127.0.0.1"] == 4  # the address's own cap never grew
         for thread in threads.values():
             thread.join(GUARD)
         assert not any(thread.is_alive() for thread in threads.values()), said
