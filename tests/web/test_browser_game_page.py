@@ -1,7 +1,9 @@
 """Play as on lichess, in a real browser: Playwright driving Debian's Chromium.
 
 Each test opens fresh pages (empty local storage) that fail on any console error; the
-server is a real uvicorn in a thread (one per module), as in test_browser.py.
+server is a real uvicorn in a thread (one per module), as in test_browser.py. The panels'
+words without a browser (a reviewed move's tooltip, rounded; the clocks' text; what is
+announced of a move and of a low clock, once): tests/web/js/panels.test.mjs.
 """
 
 from __future__ import annotations
@@ -89,20 +91,6 @@ def test_the_result_cards_review_button_starts_the_review(server: str, page: Any
     # The review's value is the graph's one curve at its ply (no second line beside it).
     expect(page.locator('#graph .eval-dot[data-ply="1"]')).to_have_attribute("data-value", "-1.5")
     assert page.inner_text("#notice").startswith("Review done: 1 move marked")
-
-
-def test_review_tooltips_round_the_loss(server: str, page: Any) -> None:
-    game = new_game(server, rounds=1)
-    first = empty_square(server, game["id"])
-    api(server, "POST", f"/api/games/{game['id']}/moves", {"square": first})
-    wait_until(lambda: api(server, "GET", f"/api/games/{game['id']}")["status"] == "over")
-    route_review(page, 3.375)
-    goto(page, f"{server}/?game={game['id']}")
-    shown_plies(page, 2)
-    page.click("#btn-review")
-    page.wait_for_selector("#moves button[data-mark]")
-    title = page.locator("#moves button[data-mark]").get_attribute("title")
-    assert title == "inaccuracy: loses 3.4 squares; best was zz (estimated: a 7-ply search)"
 
 
 # ------------------------------------------------------ seats and the flip
@@ -505,15 +493,15 @@ Hint, Abort) take a second row once the game says it may be aborted: 0.020 to 0.
 measured at 412 and 390 px."""
 
 
-@pytest.mark.parametrize("width", [390, 412])
-@pytest.mark.parametrize("locale", sorted(SETTLED_SHIFT))
+@pytest.mark.parametrize(("locale", "width"), [("en-GB", 412), ("id-ID", 390)])
 def test_the_board_and_bars_keep_their_size_before_they_are_drawn(
     server: str, browser: Any, locale: str, width: int
 ) -> None:
     """Lighthouse's mobile CLS was 0.46: on a phone the panels below the board moved down
     when the board and the bars appeared. Their size is now reserved: emptied, they keep
     it; the status line keeps its two lines; and a player's game opened on a phone shifts
-    the layout by less than :data:`SETTLED_SHIFT`."""
+    the layout by less than :data:`SETTLED_SHIFT`. Each language and each width once,
+    Indonesian (the longer words) at the narrower."""
     tab = new_tab(browser, server, viewport={"width": width, "height": 844}, locale=locale)
     game = new_game(server)
     goto(tab, f"{server}/?game={game['id']}")
