@@ -2,20 +2,21 @@
 
 Each command takes the session's lock, checks the caller and the game by the concerns
 (:mod:`.playing`, :mod:`.takebacks`, :mod:`.offers`, :mod:`.finishing`,
-:mod:`.playback`: functions over values) and changes the game only through the session
-(:meth:`~.session.GameSession.apply` for a transition of the round, its ``changed`` for
-the web layer's data), so a refused command changes nothing. They answer what the page
-shows next (the game's state, the viewer, the offer, the hint).
+:mod:`.playback`: functions over values) and changes the game only through the
+session's named methods (:meth:`~.session.GameSession.apply` for a transition of the
+round, made now by its ``move_step``, ``takeback_step`` or ``end_step``; ``offer_made``,
+``offer_answered``, ``set_playback``, ``hurry_bot`` and ``save`` for the web layer's
+data), never by writing its fields, so a refused command changes nothing and every
+change is saved and announced by the session. They answer what the page shows next (the
+game's state, the viewer, the offer, the hint).
 """
 
 from __future__ import annotations
 
 from ..core import Color
-from ..round import moves
 from ..round.state import Moved
-from ..round.takeback import takeback
 from ..serving.errors import Forbidden, NotNow
-from . import clock_rules, finishing, offers, playback, playing, takebacks
+from . import finishing, offers, playback, playing, takebacks
 from .hints import HintBots
 from .models import GameState, Hint, Offer, OfferKind, Viewer
 from .seats import Caller
@@ -33,13 +34,10 @@ def play(session: GameSession, square: str, caller: Caller) -> GameState:
             session.players,
             session.seats,
             caller,
-            bool(session.turns.thinking),
+            session.bot_is_thinking(),
             session.message(),
         )
-        now = session.now()
-        late = clock_rules.out_of_time(session.named(turn))
-        # An illegal move raises before anything changes.
-        step = moves.play(session.round_now(), square, now, now - session.turn_started, late)
+        step = session.move_step(square, turn)  # an illegal move raises: nothing changed
         moved = any(isinstance(h, Moved) for h in step[1])
         if moved:
             session.seats.claim(caller)  # the move was accepted: its token's seat is held now
@@ -56,7 +54,7 @@ def undo(session: GameSession, caller: Caller) -> GameState:
         target = session.undo_target()
         if target is None:
             raise takebacks.refuse_empty_undo(session.mode)
-        session.apply(takeback(session.round_now(), target, session.now()))
+        session.apply(session.takeback_step(target))
         return session.state()
 
 
@@ -76,8 +74,7 @@ def make_offer(session: GameSession, kind: OfferKind, caller: Caller) -> tuple[O
             takebacks.target(session.game, session.round_now(), session.kinds, color)
         matching, recorded = offers.made(session.offer, kind, color)
         if recorded is not None:
-            session.offer = recorded
-            session.changed()
+            session.offer_made(recorded)
         return matching, color
 
 
@@ -92,12 +89,8 @@ def answer_offer(session: GameSession, accept: bool, caller: Caller) -> Offer:
         step = None
         if accept and offer.kind == "takeback":  # raises, the offer kept, if nothing is left
             target = takebacks.target(session.game, session.round_now(), session.kinds, offer.by)
-            step = takeback(session.round_now(), target, session.now())
-        session.offer = None
-        if step is None:
-            session.changed()
-        else:
-            session.apply(step)
+            step = session.takeback_step(target)
+        session.offer_answered(step)
         return offer
 
 
@@ -109,9 +102,7 @@ def resign(session: GameSession, side: Color | None, caller: Caller) -> GameStat
         color = finishing.own_side(
             session.game, session.kinds, session.seats, caller, side, "resign", session.message()
         )
-        session.apply(
-            finishing.resign(session.round_now(), color, session.named(color), session.now())
-        )
+        session.apply(session.end_step(finishing.resign, color))
         return session.state()
 
 
@@ -123,9 +114,7 @@ def abort(session: GameSession, side: Color | None, caller: Caller) -> GameState
             session.game, session.kinds, session.seats, caller, side, "abort", session.message()
         )
         finishing.check_abortable(session.game, color)
-        session.apply(
-            finishing.abort(session.round_now(), color, session.named(color), session.now())
-        )
+        session.apply(session.end_step(finishing.abort, color))
         return session.state()
 
 
@@ -133,7 +122,7 @@ def move_now(session: GameSession, caller: Caller) -> GameState:
     """Tell the thinking bot to answer with its best move so far."""
     with session.lock:
         session.seats.require_member(caller, "hurry a bot")
-        if not session.turns.move_now():
+        if not session.hurry_bot():
             raise NotNow("no bot is thinking now")
         return session.state()
 
@@ -145,16 +134,8 @@ def control(
     moves (:func:`.playback.controlled`)."""
     with session.lock:
         session.seats.require_member(caller, "control the playback")
-        now = playback.Playback(session.paused, session.step, session.delay)
-        after = playback.controlled(session.mode, session.game, now, action, delay)
-        session.paused, session.step, session.delay = after.paused, after.step, after.delay
-        if action == "pause":
-            session.turns.cancel()
-        if after.restart:
-            session.last_move_at = 0.0
-        session.run_clock()
-        session.changed()
-        session.turns.ensure()
+        after = playback.controlled(session.mode, session.game, session.playback, action, delay)
+        session.set_playback(after, stop=action == "pause")
         return session.state()
 
 
@@ -172,7 +153,7 @@ def viewer(session: GameSession, caller: Caller) -> Viewer:
     """What ``caller`` may do here (claiming a seat whose token it presents)."""
     with session.lock:
         if session.seats.claim(caller):
-            session.saver(session)  # a seat was claimed: keep it across restarts
+            session.save()  # a seat was claimed: keep it across restarts
         return Viewer(
             seats=[side(c) for c in session.seats.seats_of(caller)],
             owner=session.seats.open or caller.client == session.seats.owner,

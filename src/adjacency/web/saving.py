@@ -54,7 +54,8 @@ def restore(
     evals = [(e[0], e[1]) for e in meta.get("evals", [])]
     if len(evals) != len(game.moves):
         evals = []
-    session = GameSession(
+    rematch = meta.get("rematch")
+    return GameSession(
         game_id,
         game,
         players,  # type: ignore[arg-type]
@@ -68,11 +69,8 @@ def restore(
         Seats.from_dict(meta.get("seats")),
         Clock.from_dict(meta.get("clock")),
         slots,
+        # Versions keep increasing across restarts, so pages never mistake new for old.
+        version=int(meta.get("version", 0)) + 1,
+        offer=Offer.model_validate(meta["offer"]) if meta.get("offer") else None,
+        rematch=rematch if isinstance(rematch, str) else None,
     )
-    # Versions keep increasing across restarts, so pages never mistake new for old.
-    session.version = int(meta.get("version", 0)) + 1
-    if meta.get("offer"):
-        session.offer = Offer.model_validate(meta["offer"])
-    rematch = meta.get("rematch")
-    session.rematch = rematch if isinstance(rematch, str) else None
-    return session

@@ -15,6 +15,17 @@ values that check a command and return the round's transition or the plain resul
 person's commands (:mod:`.commands`) take the session's lock and hand it what they
 return; the session alone applies, saves and announces.
 
+The session's interface: its fields are read, never written, from outside (a test walks
+the web package's sources for such a write). A change goes through a named method, each
+of which saves and announces what it did: :meth:`GameSession.apply` (a transition of the
+round, whose happenings are broadcast as events), :meth:`~GameSession.offer_made`,
+:meth:`~GameSession.offer_answered`, :meth:`~GameSession.set_playback`,
+:meth:`~GameSession.made_rematch`, :meth:`~GameSession.hurry_bot` and
+:meth:`~GameSession.save`; the transitions a command hands to ``apply`` are made now by
+:meth:`~GameSession.move_step`, :meth:`~GameSession.takeback_step` and
+:meth:`~GameSession.end_step` (the session's own moments and the clock's lateness rule
+stay inside).
+
 Concurrency contract: every public method may be called from any thread; a
 re-entrant lock (``lock``) guards the game. Bots think in one worker thread per
 session (started when a bot is to move, ending when none is), never on the
@@ -48,11 +59,13 @@ from ..round import moves
 from ..round.clock import Clock
 from ..round.player_kinds import Kinds
 from ..round.state import Ended, Moved, Round, Step, TookBack
+from ..round.takeback import takeback
 from . import clock_rules, happenings, playing, takebacks
 from .audience import Audience, Listener
 from .game_clock import GameClock
 from .limits import BotSlots
 from .models import GameState, Offer
+from .playback import Playback
 from .players import Player
 from .seats import Seats
 from .timers import SCHEDULER
@@ -85,6 +98,9 @@ class GameSession:
         seats: Seats | None = None,
         clock: Clock | None = None,
         slots: BotSlots | None = None,
+        version: int = 0,
+        offer: Offer | None = None,
+        rematch: str | None = None,
     ) -> None:
         self.id = game_id
         self.clock = clock
@@ -98,32 +114,61 @@ class GameSession:
         self.evals: list[tuple[float | None, int | None]] = (
             list(evals) if evals else [playing.NO_EVAL] * len(game.moves)
         )
-        self.paused = paused
-        self.delay = delay
-        self.version = 0
-        self.saver = saver
+        self._paused = paused
+        self._delay = delay
+        self._version = version
+        self._saver = saver
         self.lock = threading.RLock()
         """Guards everything here; hold it to read the game consistently."""
         self.closed = False
         """Set by :meth:`close`: no bot plays any more."""
         self.audience = Audience(grace, self._check_abandoned, SCHEDULER, self.now)
         """The game's listeners and attendance (:mod:`.audience`)."""
-        self.step = False
+        self._step = False
         """Bot vs bot while paused: play one move, then pause again."""
-        self.last_move_at = 0.0
+        self._last_move_at = 0.0
         """When the last move was played (monotonic); bot vs bot waits ``delay`` after it."""
-        self.turn_started = time.monotonic()
+        self._turn_started = time.monotonic()
         self.timing = GameClock(clock, self._check_flag, SCHEDULER, self.now)
         """The clock's running side and its flag timer (:mod:`.game_clock`)."""
         self.turns = BotTurns(self, slots)
         """The bot turns; with ``slots`` (the server's cap) a bot runs only in a slot."""
-        self.offer: Offer | None = None
-        """A rematch or takeback offer waiting for the other player (games between devices)."""
-        self.rematch: str | None = None
-        """The id of this game's rematch once one was made: both players' pages follow it."""
-        self.run_clock()
+        self._offer = offer
+        self._rematch = rematch
+        self._run_clock()
 
     # ------------------------------------------------------------------ state
+
+    @property
+    def version(self) -> int:
+        """The change counter: each announced change has the next one; a restored game
+        goes on from its stored one, so pages never mistake new for old."""
+        return self._version
+
+    @property
+    def offer(self) -> Offer | None:
+        """A rematch or takeback offer waiting for the other player (games between devices)."""
+        return self._offer
+
+    @property
+    def rematch(self) -> str | None:
+        """The id of this game's rematch once one was made: both players' pages follow it."""
+        return self._rematch
+
+    @property
+    def paused(self) -> bool:
+        """Bot vs bot: whether the playback is paused."""
+        return self._paused
+
+    @property
+    def delay(self) -> float:
+        """Bot vs bot: the seconds between moves."""
+        return self._delay
+
+    @property
+    def playback(self) -> Playback:
+        """Bot vs bot: the playback now (paused, a step to play, the delay)."""
+        return Playback(self._paused, self._step, self._delay)
 
     @property
     def mode(self) -> str:
@@ -143,19 +188,19 @@ class GameSession:
             thinking = thinking_info(color, started, report)
         return game_state(
             game_id=self.id,
-            version=self.version,
+            version=self._version,
             game=self.game,
             players=self.players,
             mode=self.mode,
             time_per_move=self.time,
             evals=self.evals,
             thinking=thinking,
-            paused=self.paused,
-            delay=self.delay,
+            paused=self._paused,
+            delay=self._delay,
             can_undo=self.undo_target() is not None,
             clock=clock_rules.info(self.clock, self.round_now(), self.now()),
             waiting=self.turns.waiting,
-        ).model_copy(update={"offer": self.offer, "rematch": self.rematch})
+        ).model_copy(update={"offer": self._offer, "rematch": self._rematch})
 
     def named(self, color: Color) -> str:
         """``color``'s player as this game's details name it: ``X (Ada)``."""
@@ -170,6 +215,26 @@ class GameSession:
     def round_now(self) -> Round:
         """The game in play as the round room's value (call with the lock held)."""
         return Round.of(self.game, self.timing.value())
+
+    def move_step(self, square: str, color: Color) -> Step:
+        """The transition of ``color``'s person playing ``square`` now (lock held): the
+        move, timed from the turn's start, or the flag's fall when that side's time ran
+        out first. Raises ``IllegalMoveError`` for a square that is no move; changes
+        nothing (hand the step to :meth:`apply`)."""
+        now = self.now()
+        late = clock_rules.out_of_time(self.named(color))
+        return moves.play(self.round_now(), square, now, now - self._turn_started, late)
+
+    def takeback_step(self, target: int) -> Step:
+        """The transition taking the game back to its first ``target`` moves now (lock
+        held); changes nothing (hand the step to :meth:`apply`)."""
+        return takeback(self.round_now(), target, self.now())
+
+    def end_step(self, end: Callable[[Round, Color, str, float], Step], color: Color) -> Step:
+        """The transition ``end`` (:func:`.finishing.resign` or :func:`.finishing.abort`)
+        makes now for ``color``, its player named as this game's details name them (lock
+        held); changes nothing (hand the step to :meth:`apply`)."""
+        return end(self.round_now(), color, self.named(color), self.now())
 
     def apply(self, step: Step, evaluation: Evaluation = playing.NO_EVAL) -> None:
         """Take a transition of the round (lock held), the one way the game changes: an
@@ -187,17 +252,17 @@ class GameSession:
         for happening in happened:
             if isinstance(happening, Moved):
                 self.evals.append(evaluation)
-                self.offer = None  # a move answers any offer: it lapses
-                self.step = False  # a bot-vs-bot step is one move
-                self.turn_started = self.last_move_at = now
+                self._offer = None  # a move answers any offer: it lapses
+                self._step = False  # a bot-vs-bot step is one move
+                self._turn_started = self._last_move_at = now
             elif isinstance(happening, TookBack):
                 del self.evals[len(after.moves) :]
-                self.turn_started = now
-        self.run_clock()
-        self.changed(events=happenings.events(happened, after, self.version + 1))
+                self._turn_started = now
+        self._run_clock()
+        self._changed(events=happenings.events(happened, after, self._version + 1))
         self.turns.ensure()
 
-    def run_clock(self) -> None:
+    def _run_clock(self) -> None:
         """Start or stop the clock for the game's state now (:func:`.clock_rules.running_side`)
         and arm the flag timer (lock held)."""
         thinking = self.turns.thinking
@@ -217,7 +282,7 @@ class GameSession:
             if step[1]:
                 self.apply(step)
             else:
-                self.run_clock()  # woke early (paused and resumed meanwhile): re-arm
+                self._run_clock()  # woke early (paused and resumed meanwhile): re-arm
 
     def message(self) -> str:
         """The game's one-line account for its page (:func:`~.view.describe`)."""
@@ -225,10 +290,14 @@ class GameSession:
             self.game,
             self.players,
             self.mode,
-            self.paused,
+            self._paused,
             self.turns.thinking is not None,
             self.turns.waiting,
         )
+
+    def bot_is_thinking(self) -> bool:
+        """Whether a bot of this game is thinking now (lock held)."""
+        return self.turns.thinking is not None
 
     def human_to_move(self) -> bool:
         """Whether a person is to move in a game still being played."""
@@ -265,22 +334,27 @@ class GameSession:
             if not self.audience.attended() and self.turns.thinking is not None:
                 log.info("game %s abandoned by its page: stopping its bot", self.id)
                 self.turns.cancel()
-                self.run_clock()  # a stopped bot's clock stops with it
-                self.changed()
+                self._run_clock()  # a stopped bot's clock stops with it
+                self._changed()
 
-    def changed(self, save: bool = True, events: list[tuple[str, str]] | None = None) -> None:
+    def _changed(self, save: bool = True, events: list[tuple[str, str]] | None = None) -> None:
         """Announce a change (call with the lock held): new version, saved unless told not
         to, its ``events`` (a transition's happenings) then a ``state`` event to the
         listeners, and a waiting bot worker re-checks."""
-        self.version += 1
-        if self.offer is not None and self.offer.kind == "takeback" and self.game.is_over:
-            self.offer = None  # resigned, aborted or lost on time: nothing to take back
+        self._version += 1
+        if self._offer is not None and self._offer.kind == "takeback" and self.game.is_over:
+            self._offer = None  # resigned, aborted or lost on time: nothing to take back
         if save:
-            self.saver(self)
+            self.save()
         for event, data in events or ():
             self.audience.send(event, data)
         self.audience.send("state", self._state().model_dump_json())
         self.turns.wake()
+
+    def save(self) -> None:
+        """Store the game as it is now through its ``saver`` (lock held), unannounced: for
+        a change of its seats, which no page shows."""
+        self._saver(self)
 
     # ------------------------------------- the bot turns' host (lock held)
 
@@ -294,15 +368,15 @@ class GameSession:
         if not self.keeps_bots():
             return None
         player = self.players[self.game.position.turn]
-        since = self.now() - self.last_move_at
+        since = self.now() - self._last_move_at
         return playing.bot_turn(
             self.game,
             player,
             self.mode == "bot-bot",
-            self.paused,
-            self.step,
+            self._paused,
+            self._step,
             since,
-            self.delay,
+            self._delay,
             self.time,
             self.clock,
         )
@@ -312,8 +386,8 @@ class GameSession:
         ``report`` (sent to the listeners as a ``thinking`` event)."""
         thinking = self.turns.thinking
         if report is None or thinking is None:
-            self.run_clock()  # a bot's clock runs while it thinks
-            self.changed(save=self.clock is not None)  # the clock's start is stored
+            self._run_clock()  # a bot's clock runs while it thinks
+            self._changed(save=self.clock is not None)  # the clock's start is stored
             return
         info = thinking_info(thinking[0], thinking[1], report)
         self.audience.send("thinking", info.model_dump_json())
@@ -343,11 +417,48 @@ class GameSession:
         back (:func:`.takebacks.undo_target`; lock held)."""
         return takebacks.undo_target(self.game, self.round_now(), self.kinds, self.mode)
 
+    def offer_made(self, offer: Offer) -> None:
+        """Put ``offer`` on the table for the other player, in place of any before it (lock
+        held), and announce it."""
+        self._offer = offer
+        self._changed()
+
+    def offer_answered(self, step: Step | None = None) -> None:
+        """Take the waiting offer off the table (lock held): declined or withdrawn with no
+        ``step``, announced; accepted with the transition that carries it out (a
+        takeback), applied (:meth:`apply`)."""
+        self._offer = None
+        if step is None:
+            self._changed()
+        else:
+            self.apply(step)
+
     def made_rematch(self, rematch_id: str) -> None:
         """Note the rematch made of this game (lock held) and announce it to its pages."""
-        self.rematch = rematch_id
-        self.offer = None
-        self.changed()
+        self._rematch = rematch_id
+        self._offer = None
+        self._changed()
+
+    # ------------------------------------------------------- bot-vs-bot playback
+
+    def set_playback(self, after: Playback, stop: bool = False) -> None:
+        """Take the bot-vs-bot playback ``after`` (:func:`.playback.controlled`; lock held):
+        with ``stop`` (a pause) the thinking bot is stopped; a restart forgets the last
+        move's time, so a step plays at once. The clock runs or stops by the new playback,
+        the change is saved and announced, and a bot to move starts thinking."""
+        self._paused, self._step, self._delay = after.paused, after.step, after.delay
+        if stop:
+            self.turns.cancel()
+        if after.restart:
+            self._last_move_at = 0.0
+        self._run_clock()
+        self._changed()
+        self.turns.ensure()
+
+    def hurry_bot(self) -> bool:
+        """Tell the thinking bot to answer with its best move so far (lock held); whether
+        one was thinking."""
+        return self.turns.move_now()
 
     # ---------------------------------------------------------------- the end
 
