@@ -762,7 +762,7 @@ def main() -> None:
         "--loaded", action="store_true", help="the same league quiet, then beside busy loops"
     )
     parser.add_argument(
-        "--projects",
+        "--course-projects",
         type=Path,
         default=None,
         help="with --loaded: these course projects (Download ZIPs or folders), all at once",
@@ -942,8 +942,8 @@ def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="bench-loaded-"))
     work.chmod(0o755)
     db = work / "league.db"
-    if args.projects is not None:
-        shapes = project_zips(args.projects)
+    if args.course_projects is not None:
+        shapes = project_zips(args.course_projects)
         course_league(db, args.rounds)
     else:
         shapes = course_shapes()
@@ -1078,7 +1078,9 @@ def loaded_mode(args: argparse.Namespace) -> None:
     }
     quiet = runs.get("quiet") or runs["loaded"]
     busy = runs.get("loaded") or quiet
-    opening = "from the start, the course's clock" if args.projects else "from the book's openings"
+    opening = (
+        "from the start, the course's clock" if args.course_projects else "from the book's openings"
+    )
     print(
         f"8x8, {args.rounds} rounds {opening}, {args.move_time:g} s a move;"
         f" {args.games} games a run; the loaded run beside {BUSY_LOOPS} busy loops"
