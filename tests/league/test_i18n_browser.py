@@ -1,8 +1,9 @@
 """The league's pages in Bahasa Indonesia, in a real browser (Playwright, Debian's Chromium).
 
 A browser whose language is Indonesian (locale id-ID) gets the leaderboard, a member's
-page, the people's play page, an event's page and the watch page of a live game with
-no English message of the shared catalogue left (tests/i18n_helpers.py), a refused
+page, the people's play page and an event's page with no English message of the shared
+catalogue left (tests/i18n_helpers.py; the watch page of a live game: its own test,
+tests/league/test_watch_browser.py), a refused
 challenge in Indonesian from the error's code, and how games ended (a loss on time, a
 resignation) from their details' codes.
 """
@@ -20,7 +21,7 @@ from adjacency.league.league_file import LeagueStore
 from adjacency.serving.details import ended
 from browser_helpers import UNDER_TEST, goto
 from i18n_helpers import english_left
-from league_helpers import add_member, get, make_league, thread_server, wait_until
+from league_helpers import add_member, make_league, thread_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
@@ -140,35 +141,5 @@ def test_how_games_ended_is_shown_in_indonesian(browser: Any, tmp_path: Path) ->
         assert "resigned" not in page.locator("#status").inner_text()
         left = english_left(page, names)
         assert not left, left  # the people's play page after a resignation
-        assert errors == [], errors
-        context.close()
-
-
-def test_watching_a_live_game_in_indonesian_has_no_english_left(
-    browser: Any, tmp_path: Path
-) -> None:
-    """The watch page of a game between two house bots (Monte Carlo tree search, which
-    thinks for the time it is given: a game of several seconds), while it is played and
-    once it is over."""
-    db = tmp_path / "league.db"
-    make_league(db, base=6.0, increment=0.0)
-    for name in ("m1", "m2"):
-        add_member(db, name, "house", "mcts")
-    with thread_server(db) as url:
-        game = wait_until(lambda: get(f"{url}/api/league/live"), 60, "a house game")[0]
-        context, page, errors = indonesian_page(browser)
-        goto(page, f"{url}/watch/{game['id']}")
-        expect(page.locator("html")).to_have_attribute("lang", "id")
-        status = page.locator("#status")
-        expect(status).to_have_attribute("data-status", "playing")
-        expect(status).to_contain_text("sedang main")
-        expect(status).to_contain_text("giliran")
-        expect(page.locator("#moves li").first).to_be_visible(timeout=TIMEOUT)
-        left = english_left(page, ["m1", "m2"])
-        assert not left, left  # the game in play
-        expect(status).not_to_have_attribute("data-status", "playing", timeout=90_000)
-        expect(page.locator("#moves li")).not_to_have_count(0)
-        left = english_left(page, ["m1", "m2"])
-        assert not left, left  # the game over
         assert errors == [], errors
         context.close()

@@ -3,7 +3,8 @@ and in Indonesian: a house game's moves appear as they are played (the house gam
 pace makes it last), the players' ratings are shown, the result and how it ended come
 with the final clocks, and the moves can be stepped through (buttons, keys, the moves
 list) with the board showing the server's position after each; no sideways scrolling,
-axe-core clean."""
+axe-core clean; in Indonesian, no English message of the shared catalogue left
+(tests/i18n_helpers.py) while the game is played and once it is over."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from browser_helpers import EVERY_IMPACT, UNDER_TEST, axe_violations, goto
+from i18n_helpers import english_left
 from league_helpers import ADMIN, add_member, get, make_league, request, thread_server, wait_until
 from test_i18n_catalogues import catalogue
 
@@ -26,6 +28,8 @@ TIMEOUT = 30_000
 PHONE = {"width": 390, "height": 844}
 PACE = 0.5
 LANGUAGES = {"en-GB": "en", "id-ID": "id"}
+PLAYERS = ["house-a", "house-b"]
+"""The house bots' names: the only words of the page in no language."""
 
 
 def fill(text: str, **params: Any) -> str:
@@ -60,7 +64,7 @@ def test_watch_a_live_house_game_then_step_through_it(browser: Any, tmp_path: Pa
         pages = {locale: open_page(browser, locale) for locale in LANGUAGES}
         for _, page, _ in pages.values():
             goto(page, f"{url}/watch/{game_id}")
-        watched_live([(catalogue(LANGUAGES[loc]), page) for loc, (_, page, _) in pages.items()])
+        watched_live([(LANGUAGES[locale], page) for locale, (_, page, _) in pages.items()])
 
         def finished() -> Any:
             game = get(f"{url}/api/league/games/{game_id}")
@@ -69,19 +73,21 @@ def test_watch_a_live_house_game_then_step_through_it(browser: Any, tmp_path: Pa
         game = wait_until(finished, 60, "the game to finish")
         fens = get(f"{url}/api/league/games/{game_id}/positions")["fens"]
         for locale, (context, page, errors) in pages.items():
-            stepped_through(page, catalogue(LANGUAGES[locale]), game, fens)
+            stepped_through(page, LANGUAGES[locale], game, fens)
             context.close()
             assert errors == [], (locale, errors)
 
 
-def watched_live(pages: list[tuple[dict[str, Any], Any]]) -> None:
-    """The watch pages (each with its language's words) of one game in play: the players
+def watched_live(pages: list[tuple[str, Any]]) -> None:
+    """The watch pages (each with its language) of one game in play: the players
     and their ratings, and moves that arrive while it is played (each page's list seen to
     grow three times, the game playing)."""
-    for words, page in pages:
+    for lang, page in pages:
+        words = catalogue(lang)
         rating = fill(str(words["watch.rating"]), rating=1500)
         expect(page.locator("#players")).to_contain_text(rating)
         expect(page.locator("#players")).to_contain_text("house-a")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
     seen: list[tuple[int, str | None]] = []
     moves = [page.locator("#moves button.move") for _, page in pages]
     for _ in range(3):
@@ -92,17 +98,18 @@ def watched_live(pages: list[tuple[dict[str, Any], Any]]) -> None:
                 "(n) => document.querySelectorAll('#moves button.move').length > n", arg=count
             )
     assert [status for _, status in seen] == ["playing"] * len(seen), seen
-    for _, page in pages:
+    for lang, page in pages:
+        if lang != "en":  # the game in play (or just over): no English message left
+            assert english_left(page, PLAYERS) == []
         assert page_width(page) <= PHONE["width"] + 1
         assert axe_violations(page, EVERY_IMPACT) == []
 
 
-def stepped_through(
-    page: Any, words: dict[str, Any], game: dict[str, Any], fens: list[str]
-) -> None:
-    """The watch page of the finished ``game``: its result, how it ended and the final
+def stepped_through(page: Any, lang: str, game: dict[str, Any], fens: list[str]) -> None:
+    """The watch page in ``lang`` of the finished ``game``: its result, how it ended and the final
     clocks, and its moves stepped through with the board showing the server's position
     after each ply."""
+    words = catalogue(lang)
     expect(page.locator("#status")).to_have_attribute("data-status", "finished", timeout=60_000)
     count = len(game["moves"])
     assert len(fens) == count + 1 and fens[-1] == game["fen"]
@@ -148,6 +155,8 @@ def stepped_through(
     expect(page.locator("#step-last")).to_be_disabled()
     page.keyboard.press("Home")
     shows(0)
+    if lang != "en":  # the game over: no English message left
+        assert english_left(page, PLAYERS) == []
     assert page_width(page) <= PHONE["width"] + 1
     assert axe_violations(page, EVERY_IMPACT) == []
 
