@@ -14,6 +14,9 @@ the page never scrolls sideways and logs no console error during each flow.
   left is in the page's language.
 * The review's summary fits the side column with whole headers; the saved games' dialog
   names its actions column and keeps its buttons on a phone's screen.
+* A finished 56-move game's list shows five rows or more on a laptop (1366x768 and
+  1280x720), beside the analysis too, its stepping buttons clear of anything laid over
+  them; on a phone a notice lies under the status line, never over it.
 
 Oracles: the rules core (positions, legal moves, position texts), the API's game state.
 """
@@ -25,11 +28,23 @@ from typing import Any
 
 import pytest
 
+from adjacency.bots import Limit, make_bot
 from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text, main_line, record_from_text
 from adjacency.web.view import cells
-from browser_helpers import CASES, EVERY_IMPACT, SIZES, axe_violations, goto
+from browser_helpers import (
+    CASES,
+    EVERY_IMPACT,
+    LOCALES,
+    SIZES,
+    WINDOWS,
+    audited,
+    axe_violations,
+    covered,
+    each_once,
+    goto,
+)
 from i18n_helpers import english_left
 from web_helpers import a_game_with_mistakes, api, new_tab
 
@@ -382,4 +397,60 @@ def test_the_games_dialog_names_its_actions_and_keeps_them_on_the_screen(
         assert left >= 0 and right <= SIZES[size]["width"], edges
     checked(tab, size)  # the actions column's header has a name
     tab.click("#games-close")
+    close(tab)
+
+
+ROWS_SHOWN = """() => {
+  const list = document.querySelector("#moves").getBoundingClientRect();
+  const tops = new Set();
+  for (const button of document.querySelectorAll("#moves button")) {
+    const r = button.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (r.top >= list.top - 0.5 && r.bottom <= list.bottom + 0.5 && r.bottom <= innerHeight
+        && at && button.contains(at)) tops.add(Math.round(r.top));
+  }
+  return tops.size;
+}"""
+"""How many rows of the move list are wholly shown: inside the list's box and the window,
+and no other element over them."""
+
+
+def long_game(server: str) -> dict[str, Any]:
+    """A finished 8x8 game of 28 rounds (56 moves) between two greedy bots, imported."""
+    position, bot = Position.start(8, 8, 28), make_bot("greedy:seed=3")
+    record = Game(position, "Ann", "Bob")
+    while not position.is_over:
+        move = bot.choose_move(position, Limit(time=None))
+        record.play(move)
+        position = position.play(move)
+    state: dict[str, Any] = api(
+        server, "POST", "/api/games/import", {"record": game_to_text(record)}
+    )
+    return state
+
+
+@pytest.mark.parametrize(("locale", "size"), each_once(LOCALES, WINDOWS))
+def test_a_finished_games_moves_are_readable_and_a_notice_never_covers_the_status(
+    server: str, browser: Any, locale: str, size: str
+) -> None:
+    state = long_game(server)
+    tab = new_tab(browser, server, viewport=WINDOWS[size], locale=locale)
+    open_game(tab, server, state)
+    if WINDOWS[size]["width"] > 900:  # a laptop: the list in the side column
+        assert tab.evaluate(ROWS_SHOWN) >= 5
+        tab.click("#btn-analyse")
+        expect(tab.locator("#analysis")).to_be_visible()
+        tab.click("#nav-back")  # stepped back, the analysis beside the list
+        expect(tab.locator("#nav-pos")).to_contain_text(str(len(state["moves"]) - 1))
+        assert tab.evaluate(ROWS_SHOWN) >= 5
+        assert covered(tab, "#nav-first, #nav-back, #nav-forward, #nav-last") == []
+    else:
+        tab.fill("#move-input", "z9")
+        tab.press("#move-input", "Enter")
+        notice = tab.locator("#notice")
+        expect(notice).not_to_be_empty()
+        tab.locator("#status").scroll_into_view_if_needed()
+        said, status = notice.bounding_box(), tab.locator("#status").bounding_box()
+        assert said["y"] >= status["y"] + status["height"], (said, status)
+    audited(tab, locale, "phone" if WINDOWS[size]["width"] < 900 else "laptop")
     close(tab)

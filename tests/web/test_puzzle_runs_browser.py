@@ -117,6 +117,8 @@ def test_a_timed_run_has_no_skip_its_pauses_are_free_and_it_ends_like_storm(
     lang = locale[:2]
     tab, puzzle, rating = run_started(browser, server, locale, size, "timed")
     assert seconds_left(tab) == 180  # the clock stood while the first puzzle loaded
+    # the run's clock and combo over the board, in view with it (a phone's too)
+    assert outside_window(tab, "#timed, #combo, #board") == []
     nxt = tab.locator("#btn-next")
     expect(nxt).to_be_disabled()  # no skip: solved or failed
     expect(nxt).to_have_attribute("title", message(lang, "puzzle.next.timed.title"))

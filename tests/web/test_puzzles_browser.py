@@ -17,7 +17,14 @@ import pytest
 
 from adjacency.core import Position
 from adjacency.ratings.glicko import Glicko, rate_game
-from browser_helpers import EVERY_IMPACT, axe_violations, checked_and_closed, goto
+from browser_helpers import (
+    EVERY_IMPACT,
+    axe_violations,
+    checked_and_closed,
+    covered,
+    goto,
+    outside_window,
+)
 from i18n_helpers import english_left, message
 from web_helpers import api, new_tab
 from web_puzzle_helpers import (
@@ -244,6 +251,10 @@ def test_a_solved_puzzle_is_named_by_its_themes_and_opens_on_the_analysis_board(
     expect(moves).to_have_count(len(puzzle.solution))
     drawn = [text.split()[0] for text in moves.all_inner_texts()]
     assert drawn == list(puzzle.solution), drawn
+    # the line and its stepping buttons on the laptop's screen, nothing laid over them
+    stepping = "#moves button, #nav-first, #nav-back, #nav-forward, #nav-last"
+    assert outside_window(tab, stepping) == []
+    assert covered(tab, stepping) == []
     tab.click("#nav-forward")  # a step along it: the panel follows, the core's position
     after = Position.from_fen(puzzle.position).play(puzzle.solution[0]).fen()
     expect(tab.locator("#analysis-fen")).to_have_text(after)

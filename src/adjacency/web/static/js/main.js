@@ -240,7 +240,7 @@ function render({ animate = false, released = false, own: guessed = false } = {}
   }
   const s = game.state;
   if (!s) return;
-  $("#main").classList.toggle("finished", s.status !== "playing"); // its list keeps six rows
+  $("#main").classList.toggle("finished", s.status === "over"); // its list keeps five rows or more
   const ply = game.shownPly;
   noticeState(`${s.id}/${s.version}/${ply}`); // a notice about the state before is gone
   const live = game.live;
