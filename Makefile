@@ -25,7 +25,7 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 # make test installs every optional extra, so their tests run (never skip) in CI.
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	@$(UNINSTALL_FORMER)
-	$(BIN)/python -m pip install --quiet -e ".[dev,ray,rl,jax,openspiel,plots,docs]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,ray,rl,jax,openspiel,plots,docs,newjava]"
 	touch $@ $(VENV)/.installed-run
 
 # adjacency play's options from make's command line: make play PORT=8800 DB=games.sqlite3
