@@ -3,7 +3,9 @@ and the driver that plays it, built once a process: :func:`driver_module`.
 
 The team's sources are compiled untouched by ``javac`` against Debian's OpenJFX
 (:data:`FX_MODULES`, ``--module-path`` with ``javafx.controls`` and ``javafx.fxml``),
-with no stand-in class of ours for the skeleton. The driver of :mod:`.fx_run` is no part
+with no stand-in class of ours for the skeleton; sources that need a later Java than the
+server's are compiled by ``ecj`` for a newer runtime, and run on it, where the server has
+one (:mod:`.newer_jdk`). The driver of :mod:`.fx_run` is no part
 of the build: it is a named module of its own (``adjacency.fxdriver``, Java sources as
 package data next to this module), compiled once a process by :func:`driver_module` and
 put beside the build when the program runs, so that every build runs this server's driver
@@ -39,8 +41,10 @@ from xml.etree import ElementTree
 from ..sandbox import SUBMISSION
 from .intake import IntakeRefused
 from .java_build import BuildFailed
+from .java_versions import SERVER_JAVA
+from .newer_jdk import ECJ_LEVEL, jdk_for, newer_jdk
 from .packing import program_files
-from .sandbox_build import javac
+from .sandbox_build import ecj, javac
 
 FX_MODULES = "/usr/share/openjfx/lib"
 """Debian's OpenJFX (package ``openjfx``): the modules' jars."""
@@ -61,7 +65,13 @@ RESOURCES = (".fxml", ".css", ".properties", ".png", ".jpg", ".jpeg", ".gif", ".
 """What of a project is a resource its program loads."""
 
 BUILD_FILE = "fx.json"
-"""The file of a build folder naming its main class (:func:`load_fx`)."""
+"""The file of a build folder naming its main class and the Java that built it and runs
+it (:func:`load_fx`)."""
+
+JAVA_ARG = "--java="
+"""The argument, before the driver's, that names the Java a build runs on where it is not
+:data:`~.java_versions.SERVER_JAVA` (:meth:`FxBuild.run_args`; read by
+:func:`~.fx_run.command_line`)."""
 
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _APPLICATION = re.compile(r"\bclass\s+(\w+)\s+extends\s+(?:javafx\.application\.)?Application\b")
@@ -71,10 +81,17 @@ _MAIN = re.compile(r"\bstatic\s+void\s+main\s*\(")
 @dataclass(frozen=True)
 class FxBuild:
     """A built JavaFX program: its build ``folder`` (``classes/`` and ``resources/``
-    below it) and its ``main`` class."""
+    below it), its ``main`` class and the ``java`` it was built for and runs on (the
+    server's, else the newer runtime's: :mod:`.newer_jdk`)."""
 
     folder: Path
     main: str
+    java: int = SERVER_JAVA
+
+    def run_args(self) -> list[str]:
+        """What goes before the driver's arguments to run it on its Java: nothing on the
+        server's, else :data:`JAVA_ARG` with its version."""
+        return [] if self.java == SERVER_JAVA else [f"{JAVA_ARG}{self.java}"]
 
     @property
     def classes(self) -> Path:
@@ -255,7 +272,10 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
     :class:`~.intake.IntakeRefused` for a kept file that breaks a rule,
     :class:`~adjacency.hosting.java_build.BuildFailed` with ``javac``'s output verbatim or
     naming what is missing; :class:`~adjacency.sandbox.SandboxUnavailable` where no
-    sandbox can start."""
+    sandbox can start. Sources that ``javac`` 17 refuses for a later Java's feature are
+    built again by ``ecj`` for the newer runtime where this server has one that has the
+    feature (:func:`~.newer_jdk.jdk_for`), recorded in :data:`BUILD_FILE`; where that
+    fails too, both refusals are told."""
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o755)
     tree = folder / "tree"
@@ -268,7 +288,23 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
     classes = folder / "classes"
     classes.mkdir()
     modules = ("--module-path", FX_MODULES, "--add-modules", FX_ADD_MODULES)
-    javac(inside, tree, classes, ".adjacency-sources", options=modules)
+    java = SERVER_JAVA
+    try:
+        javac(inside, tree, classes, ".adjacency-sources", options=modules)
+    except BuildFailed as refused:
+        jdk = jdk_for(str(refused), newer_jdk())
+        if jdk is None:
+            raise
+        shutil.rmtree(classes)
+        classes.mkdir()
+        try:
+            ecj(inside, tree, classes, ".adjacency-sources", jdk, options=modules)
+        except BuildFailed as also:
+            raise BuildFailed(
+                f"{refused}\nbuilt for Java {jdk.java} with ecj at Java {ECJ_LEVEL}'s "
+                f"language, it failed too:\n{also}"
+            ) from None
+        java = jdk.java
     resources = folder / "resources"
     resources.mkdir()
     resources.chmod(0o755)
@@ -284,8 +320,8 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
             target.chmod(0o644)
     for sub in [p for p in resources.rglob("*") if p.is_dir()]:
         sub.chmod(0o755)
-    (folder / BUILD_FILE).write_text(json.dumps({"main": main}), encoding="utf-8")
-    return FxBuild(folder, main)
+    (folder / BUILD_FILE).write_text(json.dumps({"main": main, "java": java}), encoding="utf-8")
+    return FxBuild(folder, main, java)
 
 
 def load_fx(folder: Path) -> FxBuild | None:
@@ -294,5 +330,6 @@ def load_fx(folder: Path) -> FxBuild | None:
         data = json.loads((folder / BUILD_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    build = FxBuild(folder, str(data["main"]))
+    java = data.get("java", SERVER_JAVA)
+    build = FxBuild(folder, str(data["main"]), java if isinstance(java, int) else SERVER_JAVA)
     return build if build.classes.is_dir() else None

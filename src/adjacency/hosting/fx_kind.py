@@ -108,7 +108,8 @@ def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> Hos
     }
     (out / RECIPE).write_text(json.dumps(kept), encoding="utf-8")
     label = f"program {build.main}, {recipe.describe()}"
-    return HostedBuild(LANGUAGE, out, build.main, recipe.driver_args(), label, [], [])
+    args = [*build.run_args(), *recipe.driver_args()]  # on the Java it was built for
+    return HostedBuild(LANGUAGE, out, build.main, args, label, [], [])
 
 
 SETTLE_LOOKS = 4

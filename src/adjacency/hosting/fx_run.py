@@ -40,9 +40,18 @@ from ..protocol.client import EngineClient
 from ..protocol.transport import Transport
 from ..protocol.wire import BestMove, Info
 from ..sandbox import SUBMISSION, Limits, Priority, Reason, SandboxedProcess, run
-from .fx_build import DRIVER_MAIN, DRIVER_MODULE, FX_ADD_MODULES, FX_MODULES, FxBuild, driver_module
+from .fx_build import (
+    DRIVER_MAIN,
+    DRIVER_MODULE,
+    FX_ADD_MODULES,
+    FX_MODULES,
+    JAVA_ARG,
+    FxBuild,
+    driver_module,
+)
 from .fx_recipe import Recipe
 from .java_build import BuildFailed
+from .newer_jdk import NEWER_JAVA_PATH, newer_java_command, newer_jdk
 from .picture import PictureRefused, clean_png
 from .sandbox_build import JAVA
 from .team_words import STDERR_HEAD, told_stderr
@@ -56,8 +65,11 @@ DRIVER_PATH = "/fxdriver"
 
 class _FxBinds(Mapping[str, Path]):
     """What more of the host a driven program's sandbox binds, read-only: the fonts'
-    configuration, which JavaFX reads, and the driver's module at :data:`DRIVER_PATH`,
-    compiled at the first run of the process that asks (:func:`~.fx_build.driver_module`)."""
+    configuration, which JavaFX reads, the driver's module at :data:`DRIVER_PATH`,
+    compiled at the first run of the process that asks (:func:`~.fx_build.driver_module`;
+    its Java 17 classes run on a later Java too), and the newer Java's runtime at
+    :data:`~.newer_jdk.NEWER_JAVA_PATH` where the server has one (:mod:`.newer_jdk`:
+    the programs built for it run on it)."""
 
     _FONTS = "/etc/fonts"
 
@@ -66,13 +78,20 @@ class _FxBinds(Mapping[str, Path]):
             return driver_module()
         if key == self._FONTS:
             return Path(self._FONTS)
+        jdk = newer_jdk() if key == NEWER_JAVA_PATH else None
+        if jdk is not None:
+            return jdk.home
         raise KeyError(key)
 
+    def _keys(self) -> tuple[str, ...]:
+        newer = (NEWER_JAVA_PATH,) if newer_jdk() is not None else ()
+        return (self._FONTS, DRIVER_PATH, *newer)
+
     def __iter__(self) -> Iterator[str]:
-        return iter((self._FONTS, DRIVER_PATH))
+        return iter(self._keys())
 
     def __len__(self) -> int:
-        return 2
+        return len(self._keys())
 
 
 FX_BINDS: Mapping[str, Path] = _FxBinds()
@@ -180,9 +199,15 @@ def command_line(main: str, driver_args: list[str]) -> list[str]:
     protocol on descriptors 3 (out) and 4 (in) and the JVM's standard output on standard
     error (``--fds``; ``java.io`` opened to the driver alone, which names those
     descriptors). The team's classes see the JDK's modules as a program on the class path
-    does (``ALL-DEFAULT``) and JavaFX's."""
+    does (``ALL-DEFAULT``) and JavaFX's. A build for a newer Java
+    (:meth:`~.fx_build.FxBuild.run_args`: ``driver_args`` begin with
+    :data:`~.fx_build.JAVA_ARG`) runs on the newer runtime
+    (:func:`~.newer_jdk.newer_java_command`), any other on the server's ``java``."""
+    newer = bool(driver_args) and driver_args[0].startswith(JAVA_ARG)
+    if newer:
+        driver_args = driver_args[1:]
     java = [
-        JAVA,
+        *(newer_java_command() if newer else [JAVA]),
         *FX_JVM_OPTIONS,
         "--module-path",
         f"{FX_MODULES}:{DRIVER_PATH}",
@@ -226,7 +251,7 @@ def fx_bot(build: FxBuild, recipe: Recipe, limits: Limits = FX_LIMITS) -> Extern
             command.argv, submission=build.folder, limits=limits, binds=FX_BINDS, env=FX_ENV
         )
 
-    argv = game_command(build.main, recipe.driver_args())
+    argv = game_command(build.main, [*build.run_args(), *recipe.driver_args()])
     settings = f"[timeout={HANDSHAKE_SECONDS:g}]"
     return DrivenBot(f"{settings} {shlex.join(argv)}", connect)
 
@@ -398,7 +423,7 @@ def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
     :class:`~adjacency.hosting.java_build.BuildFailed` saying why no form was read (the
     driver's words, the program's last lines)."""
     outcome = run(
-        command_line(build.main, [*(look or []), "--dry-run"]),
+        command_line(build.main, [*build.run_args(), *(look or []), "--dry-run"]),
         submission=build.folder,
         binds=FX_BINDS,
         env=FX_ENV,

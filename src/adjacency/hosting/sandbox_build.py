@@ -11,7 +11,8 @@ verbatim): nothing is installed, and the program is played from that folder; a c
 language's program is compiled there instead (:func:`build_compiled`). A Java
 course project goes through the projects' one build (:mod:`adjacency.hosting.java_build`),
 whose two commands run here in the sandbox (:class:`SandboxToolchain`; :func:`javac` is
-the one ``javac`` in the sandbox, a JavaFX program's build uses it too, and
+the one ``javac`` in the sandbox, a JavaFX program's build uses it too, as it uses
+:func:`ecj` for a program that needs a newer Java, and
 :func:`compile_in_sandbox` the one compiler run, a C++ program's too):
 
 - ``javac`` with the build folder read-only at :data:`~adjacency.sandbox.SUBMISSION`, the
@@ -58,6 +59,7 @@ from .java_build import (
 )
 from .java_versions import newer_java
 from .languages import ENGINE, LANGUAGES, Compiled
+from .newer_jdk import ECJ_LEVEL, ECJ_MAIN, NEWER_JAVA_PATH, NewerJdk
 from .scripts import CHECK_ENV, Program, check_command, write_program
 
 KIT = "/kit"
@@ -162,6 +164,29 @@ def javac(
     (workdir / listing).chmod(0o644)
     argv = [JAVAC, *(f"-J{option}" for option in JVM_OPTIONS), *options, *arguments]
     compile_in_sandbox(argv, "javac", workdir, classes, binds)
+
+
+def ecj(
+    sources: list[str],
+    workdir: Path,
+    classes: Path,
+    listing: str,
+    jdk: NewerJdk,
+    *,
+    options: tuple[str, ...] = (),
+) -> None:
+    """Debian's ``ecj`` (run by Java 17) compiling ``sources`` for the newer runtime of
+    ``jdk`` (bound read-only at :data:`~.newer_jdk.NEWER_JAVA_PATH`, its library the
+    ``--system``) at :data:`~.newer_jdk.ECJ_LEVEL`, in the sandbox as :func:`javac`
+    (the same listing, ``javac``'s options that ``ecj`` shares, ``options`` before)."""
+    _, text = javac_arguments(sources, OUTPUT, f"{SUBMISSION}/{listing}")
+    (workdir / listing).write_text(text, encoding="utf-8")
+    (workdir / listing).chmod(0o644)
+    level = (f"-{ECJ_LEVEL}", "--system", NEWER_JAVA_PATH)
+    shared = ("-encoding", "UTF-8", "-parameters", "-proc:none", "-nowarn", "-d", OUTPUT)
+    argv = [JAVA, *JVM_OPTIONS, "-cp", str(jdk.ecj), ECJ_MAIN, *level, *options, *shared]
+    argv.append(f"@{SUBMISSION}/{listing}")
+    compile_in_sandbox(argv, "ecj", workdir, classes, {NEWER_JAVA_PATH: jdk.home})
 
 
 class SandboxToolchain:
