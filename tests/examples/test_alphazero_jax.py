@@ -22,6 +22,10 @@ TINY = [
 ]
 """4x5 boards, 6-ply games, eight at once: one compile, then iterations in milliseconds."""
 
+pytestmark = pytest.mark.xdist_group("alphazero-jax")
+"""The module's tests on one xdist worker: the compile (most of their time) is kept by the
+process, so two workers would each pay it."""
+
 
 @pytest.fixture(scope="module")
 def az() -> ModuleType:
