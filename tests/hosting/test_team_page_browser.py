@@ -49,19 +49,22 @@ def signed_in(
 def test_a_team_sends_its_project_from_its_page_and_sees_the_verdict(
     browser: Any, built_league: tuple[str, Path], tmp_path: Path, size: str, locale: str
 ) -> None:
+    """The whole way in English on a laptop; in Indonesian on a phone, the broken project
+    only (an accepted version's row in Indonesian is the JavaScript kit's test's, so the
+    project's build and check are paid once)."""
     url, db = built_league
     token = add_member(db, "garuda")
     errors: list[str] = []
     context, page = signed_in(browser, url, token, size, locale, errors)
     expect(page.locator("#team-name")).to_contain_text("garuda")
-    page.locator("#zip").set_input_files(str(course_zip(tmp_path)))
-    page.locator("#upload-form button[type=submit]").click()
-    accepted = "diterima" if locale == "id-ID" else "accepted"
-    row = page.locator("#versions tbody tr").first
-    expect(row).to_contain_text(accepted)
-    expect(page.locator("#versions .team-detail").first).to_contain_text(
-        "4 positions answered legally"
-    )
+    if locale != "id-ID":
+        page.locator("#zip").set_input_files(str(course_zip(tmp_path)))
+        page.locator("#upload-form button[type=submit]").click()
+        row = page.locator("#versions tbody tr").first
+        expect(row).to_contain_text("accepted")
+        expect(page.locator("#versions .team-detail").first).to_contain_text(
+            "4 positions answered legally"
+        )
     page.locator("#zip").set_input_files(str(course_zip(tmp_path, broken=True)))
     page.locator("#upload-form button[type=submit]").click()
     refused = "ditolak" if locale == "id-ID" else "refused"
