@@ -17,6 +17,7 @@ from urllib.request import Request, urlopen
 from adjacency.bots import Bot, Search, Thinking
 from adjacency.core import Position
 from adjacency.serving.binding import bind
+from adjacency.web.limits import Limits
 from adjacency.web.seats import CLIENT_COOKIE
 from oracles import exact_value, move_values
 
@@ -164,6 +165,14 @@ def a_game_with_mistakes() -> tuple[Position, list[str], list[int]]:
 CLIENT = secrets.token_urlsafe(16)
 """The client id a test run's API calls (:func:`api`) and pages (:func:`new_tab`) share, so
 the pages hold the seats of the games the API made."""
+JOURNEY_LIMITS = Limits(analyses=4, analyses_per_client=4, solve_seconds=60)
+"""The limits of a browser module's server (its ``LIVE_SERVER``) whose journeys analyse:
+every tab of a test run is one browser to the server (:data:`CLIENT`), and an analysis
+whose tab has closed may still be winding down, slowly on a loaded machine, when the next
+test's page starts its own. The server leaves that browser room for the analyses a
+module's tests have running at once, so none is refused (429) for a machine's slowness;
+the limits themselves are tested by the tests that set them (tests/web/test_analysis.py,
+test_fair_slots.py). ``solve_seconds``: the tests check the exact result, not its speed."""
 BROWSER_TIMEOUT = 30_000
 """Playwright's default timeout in the browser tests' tabs (ms)."""
 LAPTOP = {"width": 1366, "height": 768}

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.web.app import create_app
-from web_helpers import live_server, new_tab
+from web_helpers import JOURNEY_LIMITS, live_server, new_tab
 
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
@@ -26,8 +26,9 @@ def server(
 ) -> Iterator[str]:
     """The web app in a real uvicorn server on a fresh database, one per test module, with
     the module's ``LIVE_SERVER`` options (keyword arguments of
-    :func:`web_helpers.live_server`; a module without it gets the defaults)."""
-    options = getattr(request.module, "LIVE_SERVER", {})
+    :func:`web_helpers.live_server`; a module without it gets the defaults), its limits
+    :data:`web_helpers.JOURNEY_LIMITS` unless the module sets its own."""
+    options = {"limits": JOURNEY_LIMITS, **getattr(request.module, "LIVE_SERVER", {})}
     with live_server(tmp_path_factory.mktemp("web") / "games.sqlite3", **options) as url:
         yield url
 

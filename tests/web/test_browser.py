@@ -21,7 +21,6 @@ import pytest
 from adjacency.core.game import Game
 from adjacency.core.record import game_from_text, game_to_text
 from adjacency.web import turns as turns_module
-from adjacency.web.limits import Limits
 from browser_helpers import goto
 from web_helpers import (
     PatientBot,
@@ -38,9 +37,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
 """One worker runs this module (make test: --dist loadgroup): one server and one Chromium."""
 
 
-LIVE_SERVER = {"grace": 3.0, "limits": Limits(solve_seconds=60)}
-"""The options of this module's server (tests/web/conftest.py): the exact-result test
-checks the result, not the speed."""
+LIVE_SERVER = {"grace": 3.0}
+"""The options of this module's server (tests/web/conftest.py; its limits the journeys',
+whose exact result is checked, not its speed)."""
 
 
 DESK = {"width": 1280, "height": 860}

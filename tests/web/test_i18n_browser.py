@@ -6,7 +6,10 @@ the catalogue (tests/i18n_helpers.py); the language switch overrides the browser
 language and is remembered after a reload; an API error is shown in Indonesian from its
 code. Every panel of the search lab shows its result (tables, charts, tooltips) with no
 English left and no serious or critical axe violation; a person watching a game between
-bots on another device, and its result, see it all in Indonesian too.
+bots on another device, and its result, see it all in Indonesian too. How an error is
+worded from its code (a malformed request field by field) is tested without a browser on
+the page's own module (tests/web/js/errors.test.mjs), and every code the server sends is
+read through the page's own client in tests/web/test_browser_error_codes.py.
 """
 
 from __future__ import annotations
@@ -256,32 +259,6 @@ def test_the_bot_picker_and_a_resignation_in_indonesian(server: str, browser: An
     assert not left, left  # the result card and the status line: no "resigned"
     assert "resigned" not in page.locator("body").inner_text()
     assert page.console_errors == []
-    page.context.close()
-
-
-def test_a_malformed_request_is_shown_in_indonesian_field_by_field(
-    server: str, browser: Any
-) -> None:
-    """A 422 from the page's own API client is worded from the catalogue, one
-    problem per field, not pydantic's English."""
-    page = new_page(browser, "id-ID")
-    goto(page, server)
-    page.wait_for_selector("#dlg-new[open]")
-    text = page.evaluate(
-        """async () => {
-          const { api } = await import("/static/js/api.js");
-          try {
-            await api.create({ x: { kind: "human" }, o: { kind: "robot" }, rows: 2 });
-          } catch (error) {
-            return `${error.status} ${error.message}`;
-          }
-          return "accepted";
-        }"""
-    )
-    assert text == (
-        "422 Permintaan tidak valid: o.kind: harus salah satu dari 'human', 'bot'; "
-        "rows: paling sedikit 4."
-    )
     page.context.close()
 
 

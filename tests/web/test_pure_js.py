@@ -3,12 +3,13 @@ tests/web/js/*.test.mjs import them from the package's static files. The pure on
 page, no storage: their clock and voice passed in): the puzzle runs' accounting
 (js/puzzles/tally.js: skips, the player's clock and the page's pauses, the combo, the end
 screen's figures, personal bests) and the polite announcer (js/polite.js: only what
-changed, at most once a second). The page's logic that touches its document (the
-premove, your move drawn at once, players' names and the game's account, the study's
-tree and evaluation bar, the arrows and circles and their records, the panels' words,
-in English and Indonesian) on the stage of tests/web/js/stage.mjs: a small document and the real
-catalogues, the modules as the server serves them. The browser keeps the journeys.
-Node 20.19 or later loads the static ES modules as they are."""
+changed, at most once a second). The page's logic that touches its document, on the
+stage of tests/web/js/stage.mjs (a small document and the real catalogues, the modules
+as the server serves them), in English and Indonesian: the premove, your move drawn at
+once, players' names and the game's account, the study's tree and evaluation bar, the
+arrows and circles and their records, the panels' words, the server's errors worded by
+their codes. The browser keeps the journeys. Node 20.19 or later loads the static ES
+modules as they are."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def test_there_are_suites() -> None:
         "study.test.mjs",
         "shapes.test.mjs",
         "panels.test.mjs",
+        "errors.test.mjs",
     }
 
 
