@@ -962,7 +962,8 @@ def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     try:
-        with busy_loops(BUSY_LOOPS if loaded else 0), served(db, hosted_jobs=slots) as (url, _):
+        # the loops start once the server is up: the load meets the uploads and games
+        with served(db, hosted_jobs=slots) as (url, _), busy_loops(BUSY_LOOPS if loaded else 0):
             began = time.monotonic()
             for token, (_, code) in zip(tokens, shapes, strict=True):  # at once
                 assert upload(url, code, token).status == 201
