@@ -88,6 +88,15 @@ class Config:
     batch: int = 8
     c: float = 1.5
     """The evaluation's PUCT: leaves a batch and exploration constant (``mcts``'s)."""
+    explore_plies: int = 0
+    """Self-play's temperature schedule: the first ``explore_plies`` plies of every game
+    play a move drawn from the search's improved policy (its action weights) at
+    temperature 1, the later plies the search's own choice (Gumbel top-k: the policy's
+    best after its noise, nearly temperature 0 once the policy is peaked). AlphaZero's
+    schedule, so that the games keep differing once the network has settled on one line
+    (without it every game starts from the one start position and, with a peaked policy,
+    follows the same line: the ``distinct_games`` of the log falls to 1). 0: the
+    search's choice throughout."""
     quick_compile: bool = False
     """Compile with :data:`QUICK_COMPILE`: XLA's lowest optimisation, a compile several
     times cheaper and slower code (for tiny runs and tests on a CPU). It changes the
@@ -162,9 +171,10 @@ def _iteration_function(config: Config) -> Any:
         ), state
 
     def ply(
-        carry: tuple[Params, State], key: jax.Array
+        carry: tuple[Params, State], step: tuple[jax.Array, jax.Array]
     ) -> tuple[tuple[Params, State], dict[str, jax.Array]]:
         params, state = carry
+        key, index = step
         logits, value = forward(params, state.observation)
         root = mctx.RootFnOutput(
             prior_logits=masked_logits(logits, state.legal_action_mask),
@@ -179,13 +189,22 @@ def _iteration_function(config: Config) -> Any:
             num_simulations=config.simulations,
             invalid_actions=~state.legal_action_mask,
         )
+        # the temperature schedule (Config.explore_plies): a move drawn from the improved
+        # policy early in the game, the search's choice later; fold_in leaves the search's
+        # key as it was, so a run without exploration is the run it always was
+        weights = jnp.where(state.legal_action_mask, out.action_weights, 0.0)
+        drawn = jax.random.categorical(
+            jax.random.fold_in(key, 1), jnp.where(weights > 0, jnp.log(weights), -jnp.inf)
+        )
+        action = jnp.where(index < config.explore_plies, drawn, out.action)
         seen = {
             "planes": state.observation,
             "mask": state.legal_action_mask,
             "pi": out.action_weights,
             "player": state.current_player,
+            "action": action,
         }
-        return (params, jax.vmap(env.step)(state, out.action)), seen
+        return (params, jax.vmap(env.step)(state, action)), seen
 
     def loss(params: Params, batch: dict[str, jax.Array]) -> tuple[jax.Array, jax.Array]:
         logits, value = forward(params, batch["planes"])
@@ -209,9 +228,15 @@ def _iteration_function(config: Config) -> Any:
     ) -> tuple[Params, Any, dict[str, jax.Array]]:
         start_key, play_key, train_key = jax.random.split(key, 3)
         start = jax.vmap(env.init)(jax.random.split(start_key, games))
+        plies = jnp.arange(env.total_plies)
         (_, final), seen = jax.lax.scan(
-            ply, (params, start), jax.random.split(play_key, env.total_plies)
+            ply, (params, start), (jax.random.split(play_key, env.total_plies), plies)
         )
+        # games that differ in any move: the games sorted by their moves (first ply first),
+        # then the neighbours that differ
+        order = jnp.lexsort(seen["action"][::-1])
+        moves = seen["action"][:, order]
+        distinct = 1 + jnp.sum(jnp.any(moves[:, 1:] != moves[:, :-1], axis=0))
         # the result of each ply's player, read from the finished games' rewards
         z = jnp.take_along_axis(final.rewards[None], seen["player"][..., None], axis=2)[..., 0]
         data = {
@@ -229,6 +254,7 @@ def _iteration_function(config: Config) -> Any:
             "policy_loss": parts[-1, 0],
             "value_loss": parts[-1, 1],
             "first_mover_score": jnp.mean((first_mover + 1) / 2),
+            "distinct_games": distinct,
         }
         return params, opt_state, metrics
 

@@ -18,9 +18,10 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "alphazero" / "alph
 TINY = [
     *("--rows", "4", "--cols", "5", "--rounds", "3", "--games", "8"),
     *("--simulations", "8", "--steps", "5", "--minibatch", "16", "--hidden", "16"),
-    "--quick-compile",
+    *("--explore-plies", "2", "--quick-compile"),
 ]
-"""4x5 boards, 6-ply games, eight at once: one compile, then iterations in milliseconds."""
+"""4x5 boards, 6-ply games, eight at once, the first two plies drawn from the search's
+policy: one compile, then iterations in milliseconds."""
 
 pytestmark = pytest.mark.xdist_group("alphazero-jax")
 """The module's tests on one xdist worker: the compile (most of their time) is kept by the
@@ -57,6 +58,8 @@ def test_a_resumed_run_is_the_unbroken_run_and_records_its_provenance(
     # whole games: every ply of every game kept, each with its player's result
     assert entries[0]["positions"] == 8 * 6
     assert 0.0 <= entries[0]["first_mover_score"] <= 1.0
+    # the first two plies drawn from the improved policy: the eight games do not all agree
+    assert all(1 < e["distinct_games"] <= 8 for e in entries)
     (record,) = meta["segments"]
     assert record["seeds"] == {"seed": 1} and record["iterations"] == [1, 2]
     assert record["settings"]["rows"] == 4 and record["settings"]["env_version"] == "v0"
