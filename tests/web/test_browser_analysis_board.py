@@ -270,14 +270,18 @@ def end_it(tab: Any, position: Position) -> None:
 
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
-def test_a_finished_clocked_game_cannot_be_undone(
+def test_a_finished_clocked_game_cannot_be_undone_and_rematch_waits_for_its_end(
     server: str, browser: Any, locale: str, size: str
 ) -> None:
     tab, game = clocked_game(server, browser, locale, size)
+    expect(tab.locator("#btn-rematch")).to_be_disabled()  # before the first move
     position = play_on(tab, Position.start(4, 4, 1))
     expect(tab.locator("#btn-undo")).to_be_enabled()  # during the game a move is undone
+    expect(tab.locator("#btn-rematch")).to_be_disabled()
+    checked(tab, size)
     end_it(tab, position)
     expect(tab.locator("#btn-undo")).to_be_disabled()
+    expect(tab.locator("#btn-rematch")).to_be_enabled()
     undone: list[str] = []
     tab.on("request", lambda r: undone.append(r.url) if r.url.endswith("/undo") else None)
     tab.locator("body").focus()
@@ -286,21 +290,6 @@ def test_a_finished_clocked_game_cannot_be_undone(
     assert undone == []
     assert api(server, "GET", f"/api/games/{game}")["status"] == "over"
     checked(tab, size)
-    close(tab)
-
-
-@pytest.mark.parametrize(("locale", "size"), CASES)
-def test_rematch_waits_for_the_end_of_the_game(
-    server: str, browser: Any, locale: str, size: str
-) -> None:
-    tab, _game = clocked_game(server, browser, locale, size)
-    expect(tab.locator("#btn-rematch")).to_be_disabled()  # before the first move
-    position = play_on(tab, Position.start(4, 4, 1))
-    expect(tab.locator("#btn-undo")).to_be_enabled()  # the page has drawn the move
-    expect(tab.locator("#btn-rematch")).to_be_disabled()
-    checked(tab, size)
-    end_it(tab, position)
-    expect(tab.locator("#btn-rematch")).to_be_enabled()
     close(tab)
 
 
