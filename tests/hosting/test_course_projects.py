@@ -124,22 +124,18 @@ def assert_plays_its_rule(spec: str, tmp_path: Path, from_top: bool = True) -> N
     ("project", "bot"),
     [
         (UNPACKAGED, "Bot"),
-        (PLAYER_STRING, "bots.Bot"),
-        (CONTROLLER_MOVE, "bot.LocalSearchBot"),
         (CONTROLLER_CONSTRUCTOR, "game.Bot"),
         (STATIC_BUTTONS, "ai.Bot"),
     ],
-    ids=[
-        "default-package",
-        "player-string",
-        "move-controller",
-        "controller-constructor",
-        "static-buttons",
-    ],
+    ids=["default-package", "controller-constructor", "static-buttons"],
 )
 def test_a_course_project_builds_unedited_and_plays_its_own_moves(
     project: Project, bot: str, tmp_path: Path
 ) -> None:
+    """Each shape of bot built unedited from its folder plays its own moves. (A bot
+    given its player's string, and one whose ``move`` takes the window's controller, are
+    built and played as a team has them: in GitHub's Download ZIP and in a team folder
+    beside the JavaFX SDK, below.)"""
     spec, output = build(write(tmp_path / "project", project), tmp_path / "build")
     assert spec.endswith(f"adjacency.kit.Main {bot}")
     assert_plays_its_rule(spec, tmp_path)

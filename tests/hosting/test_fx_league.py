@@ -10,6 +10,7 @@ team page."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,10 @@ import pytest
 from adjacency.cli import main
 from adjacency.core import Position
 from adjacency.core.record import game_from_text
-from adjacency.hosting.fx_kind import NO_CHOICE_PLAYS, fx_choices
+from adjacency.hosting.fx_kind import DRY_RUN, NO_CHOICE_PLAYS, fx_choices
 from adjacency.hosting.fx_recipe import MOVES_FIRST, NO_FIRST
 from adjacency.hosting.manifest import ManifestError
+from adjacency.league.builder import build_folder
 from adjacency.league.league_file import LeagueStore
 from fx_course_projects import (
     CRASHES_TWICE,
@@ -37,6 +39,7 @@ from fx_course_projects import (
     download_zip,
     main_class,
 )
+from fx_forms import assert_recorded
 from hosted_helpers import accepted, decided, finished_games, served
 from league_helpers import ADMIN, add_member, make_league, wait_until
 from sandbox_helpers import own_sandboxes
@@ -68,6 +71,7 @@ def test_a_course_program_goes_from_its_zip_to_rated_games(
             "program game.Main, plays Local Search as O: played 2 rounds with each colour"
         ), version["detail"]
         rated_games_by_its_bot(db, from_top=False)  # Local Search scans from the bottom-right
+    assert_forms_recorded(db, shape)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
@@ -94,13 +98,22 @@ def rated_games_by_its_bot(db: Path, from_top: bool, turned: bool = True) -> Non
     assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
 
 
-def program_league(db: Path) -> str:
-    """An 8x8 league of 2 rounds from the start (30 s a side) with the house bot greedy
-    and one team: the team's token."""
+def program_league(db: Path, clock: str = "30+0") -> str:
+    """An 8x8 league of 2 rounds from the start (30 s a side, or ``clock``) with the
+    house bot greedy and one team: the team's token."""
     create = ["league", "create", "--db", str(db), "--rows", "8", "--cols", "8"]
-    assert main([*create, "--rounds", "2", "--clock", "30+0", "--from-start"]) == 0
+    assert main([*create, "--rounds", "2", "--clock", clock, "--from-start"]) == 0
     add_member(db, "greedy", "house", "greedy")
     return add_member(db, "team1")
+
+
+def assert_forms_recorded(db: Path, shape: Shape) -> None:
+    """Every form the league's dry runs of ``shape`` kept is one the recordings hold
+    (:func:`fx_forms.assert_recorded`): the unit tests' windows are this driver's."""
+    kept = [p for p in build_folder(db).rglob("form.json") if p.parent.name == DRY_RUN]
+    assert kept, "no form kept"
+    for path in kept:
+        assert_recorded(shape, json.loads(path.read_text(encoding="utf-8")))
 
 
 def submit_program(url: str, project: Path, token: str, tmp_path: Path, asked: bool = True) -> None:
@@ -138,6 +151,7 @@ def test_every_shape_plays_rated_games_with_its_default_choice(
         assert ": played 2 rounds" in version["detail"], version["detail"]
         assert version["detail"].startswith(f"program {main_class(shape)}, plays ")
         rated_games_by_its_bot(db, from_top=True)
+    assert_forms_recorded(db, shape)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
@@ -223,47 +237,32 @@ def test_a_program_that_needs_java_19_is_refused_saying_which_feature(
 
 
 FORM_CASES = {
-    # a test's id -> the form, the team's choices, the start of its verdict, its bot
+    # a test's id -> the form, the start of its verdict, its bot; one journey a form the
+    # driver reads or plays its own way (the rules of each, and the teams' choices, are
+    # test_fx_forms.py's on the recorded windows)
     "blank-first": (
         FORMS[0],
-        [],
         "plays Minimax as O; your form also offers Local Search: "
         "choose on your page: played 2 rounds",
         "Minimax",
     ),
-    "selects-last": (FORMS[1], [], "plays Local Search as O: played 2 rounds", "Local Search"),
     "stacked": (
         FORMS[2],
-        [],
         "plays Minimax as O; your form also offers Local Search: "
         "choose on your page: played 2 rounds",
         "Minimax",
     ),
-    # named as the window shows it but for case, spaces and its trailing colon
-    "stacked-chosen": (
-        FORMS[2],
-        ["--choose", " bot algorithm =local search"],
-        "plays Local Search as O: played 2 rounds",
-        "Local Search",
-    ),
-    "first-window": (FORMS[3], [], "plays Minimax as O: played 2 rounds", "Minimax"),
+    "first-window": (FORMS[3], "plays Minimax as O: played 2 rounds", "Minimax"),
     # X moves first, always: the bot goes on the side that must move
     "per-player": (
         FORMS[4],
-        [],
         "plays Minimax as X when it moves first, as O when it "
         "moves second; your form also offers Local Search: choose on your page: played",
         "Minimax",
     ),
     # radio buttons are read as a box: the bot's group shows Local Search, and who moves
     # first is a group in a pane beside its label, set for each game
-    "radios": (FORMS[7], [], "plays Local Search as O: played 2 rounds", "Local Search"),
-    "radios-chosen": (
-        FORMS[7],
-        ["--choose", "Bot algorithm=Minimax"],
-        "plays Minimax as O: played 2 rounds",
-        "Minimax",
-    ),
+    "radios": (FORMS[7], "plays Local Search as O: played 2 rounds", "Local Search"),
 }
 
 
@@ -271,51 +270,25 @@ FORM_CASES = {
 def test_a_form_is_read_as_a_person_reads_it(
     folder: Path, tmp_path: Path, fx_tools: None, case: str
 ) -> None:
-    """Each course-shaped form (:data:`~fx_course_projects.FORMS`: a blank first option,
-    a box that shows its last option, stacked panes shown by a mode box whose options
-    name both players, a first window that chooses the mode by its buttons and opens the
-    input form, a start button named ``Mainkan`` with ``Reset`` after it), sent unedited
-    as its Download ZIP to the real server, is accepted and plays rated games with each
+    """Each course-shaped form the driver reads or plays its own way
+    (:data:`~fx_course_projects.FORMS`: a blank first option and a start button named
+    ``Mainkan``, stacked panes shown by a mode box, a first window that chooses the mode
+    by its buttons, a box per player and no first mover, radio buttons), sent unedited as
+    its Download ZIP to the real server, is accepted and plays rated games with each
     colour by the bot its window shows (or the first real one where it shows none, the
-    verdict saying what else it offers; or the team's choice, named as the window shows
-    it), as O, never by itself."""
-    shape, choices, verdict, bot = FORM_CASES[case]
+    verdict saying what else it offers), as O (per player: on the side that must move),
+    never by itself; every form its dry runs read is the recorded one."""
+    shape, verdict, bot = FORM_CASES[case]
     db = folder / "league.db"
     token = program_league(db)
     project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=1 << 20)
-    token_file = tmp_path / "team1.token"
-    token_file.write_text(token)
     with served(db) as (url, _):
-        command = ["league", "submit", url, str(project), "--token-file", str(token_file)]
-        assert main([*command, *choices]) == 0
+        submit_program(url, project, token, tmp_path, asked=False)
         version = accepted(url, token)
         assert version["detail"].startswith(f"program Main, {verdict}"), version["detail"]
         # Per player, the bot's window side is the league's: its board is never turned.
         rated_games_by_its_bot(db, from_top=bot == "Minimax", turned=shape.form != "sides")
-    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
-
-
-def test_a_program_whose_bot_cannot_move_first_is_refused_at_its_dry_run(
-    folder: Path, tmp_path: Path, fx_tools: None
-) -> None:
-    """A program whose person always moves first, with no control that says otherwise
-    nor a box per player, is refused at its dry run with that sentence and what its
-    window has, before any game."""
-    db = folder / "league.db"
-    token = program_league(db)
-    project = download_zip(FORMS[5], tmp_path / "never-main.zip", sdk_bytes=1 << 20)
-    with served(db) as (url, _):
-        submit_program(url, project, token, tmp_path, asked=False)
-        version = decided(url, token)
-        assert version["status"] == "refused", version["detail"]
-        assert (
-            "your program cannot let its bot move first or second as a game needs: its "
-            "window has no control that says who moves first"
-        ) in version["detail"], version["detail"]
-        boxes = "(its boxes and check boxes: 'Number of rounds:' (numberOfRounds), 'Bot' (botType))"
-        assert boxes in version["detail"], version["detail"]
-    with LeagueStore(db, create=False) as store:
-        assert store.games.games(member_id=store.members.member_named("team1").id) == []
+    assert_forms_recorded(db, shape)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
@@ -363,6 +336,7 @@ def test_a_refused_program_keeps_its_form_and_its_team_names_who_moves_first(
             again = api.get("/submissions/2/form").json()
             chooser = [c for c in again["controls"] if c["name"] == MOVES_FIRST]
             assert [c["chosen"] for c in chooser] == ["AI starts"]
+    assert_forms_recorded(db, FORMS[6])
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
@@ -380,9 +354,10 @@ def test_a_program_that_breaks_is_refused_at_its_check_with_the_reason(
 ) -> None:
     """A program that crashes, hangs its window or marks an occupied square is refused
     through the real server at its check game, the move and the reason in its words; it
-    plays no game."""
+    plays no game. Its check moves on the league's clock: 2 s a move here, so a hung
+    window is given up on in seconds, not the course's 5."""
     db = folder / "league.db"
-    token = program_league(db)
+    token = program_league(db, clock="2+0")
     project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=1 << 20)
     with served(db) as (url, _):
         submit_program(url, project, token, tmp_path)
