@@ -13,20 +13,31 @@ time.
 from __future__ import annotations
 
 import asyncio
+import math
+import threading
 import time
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from adjacency.client.connect import FIRST_TRIES, GIVE_UP_AFTER, ConnectError, LeagueClient
+from adjacency.client.wire import CONNECT_PATH
+from adjacency.league.app import create_app
 from adjacency.league.league_file import LeagueStore
+from adjacency.league.limits import LeagueLimits
 from adjacency.league.play.hall import Hall
 from adjacency.league.play.house import HousePlayers
 from adjacency.league.play.outbox import Outbox
 from adjacency.league.play.presence import Presence
 from adjacency.league.play.scheduler import RECONNECT_GRACE, REFUSED_WAIT
 from hall_helpers import Inbox
-from league_helpers import add_member, make_league
+from league_helpers import add_member, make_league, wait_until
+from web_helpers import uvicorn_thread
+
+WAIT = 30.0
+"""Seconds any one wait may take (a guard against hangs only)."""
 
 
 def _refuse_blue(presence: Presence, blue: int, how: str) -> None:
@@ -105,3 +116,47 @@ def test_the_client_tries_a_league_that_refused_it_for_its_whole_give_up_time() 
     tries = [line for line in lines if line.startswith("could not connect: the server answered")]
     assert len(tries) > FIRST_TRIES and now[0] >= GIVE_UP_AFTER
     assert "s left before giving up)" in tries[-1]
+
+
+def test_a_bot_the_league_refused_plays_its_event_games_through_the_server(
+    tmp_path: Path,
+) -> None:
+    """Through the real server: another client behind the class's address spends the
+    address's handshake rate, so the victim's ``adjacency connect`` is refused (429);
+    past the restart's grace, when an absent bot loses at once, its event games wait
+    for it, and it plays them once the league lets it in."""
+    db = tmp_path / "league.db"
+    make_league(db, base=600.0)
+    victim, other = (add_member(db, name) for name in ("alice", "bob"))
+    with LeagueStore(db) as store:
+        store.events.create("cup", "round-robin", None, ["alice", "bob"])
+        store.events.start("cup")
+    limits = LeagueLimits(connects_per_minute=60.0, address_burst=2)  # loopback limited
+    app = create_app(db, limits=limits, house_games=False)
+    with uvicorn_thread(app, "the league server", ws="websockets-sansio") as url:
+        scheduler = app.state.hall.scheduler
+        scheduler.up_since = math.inf  # the restart's grace holds until alice is refused
+        said: dict[str, list[str]] = {"alice": [], "bob": []}
+        clients = {name: LeagueClient(url, token, "random", games=2, announce=said[name].append)
+                   for name, token in (("bob", other), ("alice", victim))}  # fmt: skip
+        threads = {n: threading.Thread(target=c.run, daemon=True) for n, c in clients.items()}
+        threads["bob"].start()
+        wait_until(lambda: "connected as bob" in said["bob"], WAIT, "bob to connect")
+        ws_url = url.replace("http://", "ws://") + CONNECT_PATH
+        while True:  # the address's handshakes spent (no token: each is a 401, then 429)
+            with pytest.raises(InvalidStatus) as spent:
+                connect(ws_url, open_timeout=WAIT).close()
+            if spent.value.response.status_code == 429:
+                break
+        threads["alice"].start()
+        refused = "could not connect: the server answered 429"
+        wait_until(lambda: any(refused in s for s in said["alice"]), WAIT, "alice refused")
+        scheduler.up_since = time.monotonic() - RECONNECT_GRACE  # an absent bot loses at once
+        for thread in threads.values():
+            thread.join(WAIT)
+        assert not any(thread.is_alive() for thread in threads.values()), said
+    with LeagueStore(db) as store:
+        event = store.events.named("cup")
+        games = [store.games.game(i) for i in store.events.game_ids(event.id)]
+    assert event.status == "finished" and len(games) == 2, said
+    assert all(g is not None and g.detail_code != "absent" and g.plies > 0 for g in games), games
