@@ -17,6 +17,7 @@ import math
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import InvalidStatus
@@ -32,6 +33,7 @@ from adjacency.league.play.house import HousePlayers
 from adjacency.league.play.outbox import Outbox
 from adjacency.league.play.presence import Presence
 from adjacency.league.play.scheduler import RECONNECT_GRACE, REFUSED_WAIT
+from adjacency.serving.sockets import ConnectionGuard, SocketLimits
 from hall_helpers import Inbox
 from league_helpers import add_member, make_league, wait_until
 from web_helpers import uvicorn_thread
@@ -160,3 +162,33 @@ def test_a_bot_the_league_refused_plays_its_event_games_through_the_server(
         games = [store.games.game(i) for i in store.events.game_ids(event.id)]
     assert event.status == "finished" and len(games) == 2, said
     assert all(g is not None and g.detail_code != "absent" and g.plies > 0 for g in games), games
+
+
+class _Transport(asyncio.BaseTransport):
+    """A connection's transport as the guard reads it: its peer's address."""
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return ("10.0.0.7", 40000) if name == "peername" else default
+
+
+def test_a_connection_the_servers_guard_refused_holds_absent_bots_games(tmp_path: Path) -> None:
+    """The app reads its connection guard's last refusal (made before any request was
+    read, so whose it was is unknown): from then, every absent bot's event game waits."""
+    db = tmp_path / "league.db"
+    make_league(db)
+    add_member(db, "blue")
+    with LeagueStore(db) as store:
+        bot = store.members.member_named("blue").id
+    app = create_app(db, house_games=False)
+    try:
+        presence = app.state.hall.presence
+        assert presence.refused_elsewhere() is None  # served without a guard: none
+        guard = ConnectionGuard(SocketLimits(per_address=1))
+        app.state.connections = guard  # as socket_options gives the app its guard
+        assert guard.admit(_Transport()) and not presence.held({bot}, REFUSED_WAIT)
+        assert not guard.admit(_Transport())  # the address's cap: refused before a request
+        assert presence.held({bot}, REFUSED_WAIT)
+    finally:
+        app.state.heavy.close()
+        app.state.reader.close()
+        app.state.store.close()
