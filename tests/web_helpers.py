@@ -165,14 +165,15 @@ def a_game_with_mistakes() -> tuple[Position, list[str], list[int]]:
 CLIENT = secrets.token_urlsafe(16)
 """The client id a test run's API calls (:func:`api`) and pages (:func:`new_tab`) share, so
 the pages hold the seats of the games the API made."""
-JOURNEY_LIMITS = Limits(analyses=4, analyses_per_client=4, solve_seconds=60)
+JOURNEY_LIMITS = Limits(analyses=4, analyses_per_client=4)
 """The limits of a browser module's server (its ``LIVE_SERVER``) whose journeys analyse:
 every tab of a test run is one browser to the server (:data:`CLIENT`), and an analysis
 whose tab has closed may still be winding down, slowly on a loaded machine, when the next
 test's page starts its own. The server leaves that browser room for the analyses a
 module's tests have running at once, so none is refused (429) for a machine's slowness;
 the limits themselves are tested by the tests that set them (tests/web/test_analysis.py,
-test_fair_slots.py). ``solve_seconds``: the tests check the exact result, not its speed."""
+test_fair_slots.py). The other limits are the defaults: a module that needs another sets
+its own (``dataclasses.replace(JOURNEY_LIMITS, ...)``)."""
 BROWSER_TIMEOUT = 30_000
 """Playwright's default timeout in the browser tests' tabs (ms)."""
 LAPTOP = {"width": 1366, "height": 768}

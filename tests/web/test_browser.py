@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from adjacency.core.record import game_from_text, game_to_text
 from adjacency.web import turns as turns_module
 from browser_helpers import goto
 from web_helpers import (
+    JOURNEY_LIMITS,
     PatientBot,
     a_game_with_mistakes,
     api,
@@ -37,9 +39,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("web-browser")]
 """One worker runs this module (make test: --dist loadgroup): one server and one Chromium."""
 
 
-LIVE_SERVER = {"grace": 3.0}
-"""The options of this module's server (tests/web/conftest.py; its limits the journeys',
-whose exact result is checked, not its speed)."""
+LIVE_SERVER = {"grace": 3.0, "limits": replace(JOURNEY_LIMITS, solve_seconds=60)}
+"""The options of this module's server (tests/web/conftest.py): the journeys' limits, and
+the exact-result test checks the result, not the speed."""
 
 
 DESK = {"width": 1280, "height": 860}
