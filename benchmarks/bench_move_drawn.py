@@ -69,7 +69,7 @@ def one_load(playwright: Any, url: str, speed: str, moves: int) -> list[dict[str
         context = browser.new_context(viewport={"width": 1366, "height": 768})
         context.add_init_script(f"localStorage.setItem('adjacency.animation', '{speed}')")
         body = {"x": {"kind": "human"}, "o": {"kind": "bot", "spec": "greedy"}, "rounds": 28}
-        made = httpx.post(f"{url}/api/games", json=body)
+        made = httpx.post(f"{url}/api/games", json=body, timeout=60)
         game = made.json()
         context.add_cookies([{"name": k, "value": v, "url": url} for k, v in made.cookies.items()])
         page = context.new_page()
@@ -83,11 +83,17 @@ def one_load(playwright: Any, url: str, speed: str, moves: int) -> list[dict[str
             page.wait_for_selector("#board:not(.locked)")
             square = sorted(state["preview"])[0]
             page.locator(f'#board [data-square="{square}"]').click()
-            page.wait_for_function("window.__timing && window.__timing.frame !== undefined")
-            found.append(page.evaluate("window.__timing"))
+            for _ in range(500):  # polled here: the page's policy forbids evaluated strings
+                timing = page.evaluate("window.__timing")
+                if timing and timing.get("frame") is not None:
+                    break
+                page.wait_for_timeout(10)
+            found.append(timing)
             page.wait_for_selector(f'#board [data-square="{square}"] svg.piece:not(.ghost)')
             for _ in range(100):  # the bot's reply is in before the next move
-                state = httpx.get(f"{url}/api/games/{game['id']}", cookies=made.cookies).json()
+                state = httpx.get(
+                    f"{url}/api/games/{game['id']}", cookies=made.cookies, timeout=60
+                ).json()
                 if state["turn"] == "x" or state["status"] != "playing":
                     break
                 page.wait_for_timeout(20)
