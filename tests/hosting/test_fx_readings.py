@@ -278,6 +278,21 @@ def test_a_bot_never_seen_keeps_the_first_reading_and_names_no_side(
     assert recipe.seen is False and recipe.describe() == f"plays MinMax; {UNSEEN}"
 
 
+def test_a_bot_seen_once_then_too_slow_for_a_proof_is_not_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The first look saw the bot's move, the order's proofs saw none in time (a loaded
+    machine, a slow bot): a dry run without a move neither confirms nor contradicts a
+    reading, so the version is kept, its verdict naming no side, never refused for the
+    machine's load."""
+    windows = Windows(
+        order_form(),
+        {None: {"mark": "O", "first": False}, "MinMax vs Human": None, "Human vs MinMax": None},
+    )
+    recipe, _ = answered(monkeypatch, tmp_path, windows)
+    assert recipe.seen is False and recipe.describe() == f"plays MinMax; {UNSEEN}"
+
+
 # ---------------------------------------------------------------- one journey a shape
 
 

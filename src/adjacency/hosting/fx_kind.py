@@ -130,9 +130,12 @@ def look(build: FxBuild, out: Path, choices: dict[str, str]) -> tuple[Recipe, Dr
     holds (at most :data:`SETTLE_LOOKS`). Then each way the windows can be read
     (:func:`~.fx_recipe.readings`) is tried in turn, by the dry runs that show its bot's
     own move (:meth:`~.fx_recipe.Recipe.proofs`), and the first whose bot's move places
-    its mark is kept (:meth:`~.fx_recipe.Recipe.fits`). Where no dry run saw any move of
-    the bot, the first way is kept and its verdict names no side; where moves were seen
-    and none fits, the version is refused naming each way tried and what its bot did.
+    its mark is kept (:meth:`~.fx_recipe.Recipe.fits`). A dry run in which no move of
+    the bot showed in time (a slow bot, a loaded machine) neither confirms nor
+    contradicts a way: where no way is confirmed, the first that no move contradicted is
+    kept and its verdict names no side; only where every way was contradicted by a move
+    its bot was seen to make is the version refused, naming each way tried and what its
+    bot did.
     Raises the dry run's and the choice's refusals."""
     used: list[str] | None = None
     seen = dry_run(build, out, used)
@@ -159,33 +162,63 @@ def look(build: FxBuild, out: Path, choices: dict[str, str]) -> tuple[Recipe, Dr
     return _confirmed(build, out, choices, seen, looked)
 
 
+class _Looks:
+    """The dry runs of a build by the options they were given, made as asked while
+    :data:`MAX_LOOKS` allows (``looked`` taken so far)."""
+
+    def __init__(self, build: FxBuild, out: Path, seen: DryRun, looked: int) -> None:
+        self.build, self.out, self.looked = build, out, looked
+        self.forms = {tuple(_look_of(seen.form)): seen}
+
+    def of(self, args: list[str]) -> DryRun | None:
+        """The dry run given ``args``, made now if it was not yet; ``None`` where the
+        build's dry runs are spent."""
+        got = self.forms.get(tuple(args))
+        if got is None and self.looked < MAX_LOOKS:
+            got = self.forms[tuple(args)] = dry_run(self.build, self.out, args)
+            self.looked += 1
+        return got
+
+    def judge(self, way: Recipe) -> tuple[str, DryRun | None, bool]:
+        """``way``'s dry runs (:meth:`~.fx_recipe.Recipe.proofs`): why it does not
+        fit ("" where nothing contradicts it), its last dry run, and whether any of them
+        showed its bot's move (a dry run in which none showed in time neither confirms
+        nor contradicts it)."""
+        got: DryRun | None = None
+        shown = False
+        for args in way.proofs():
+            got = self.of(args)
+            if got is None:
+                return f"not tried: its {MAX_LOOKS} dry runs were spent", None, shown
+            if bot_seen(got.form) is None:
+                continue
+            shown = True
+            if not way.fits(got.form):
+                return seen_words(got.form), got, shown
+        return "", got, shown
+
+
 def _confirmed(
     build: FxBuild, out: Path, choices: dict[str, str], seen: DryRun, looked: int
 ) -> tuple[Recipe, DryRun]:
     """The first way of reading ``seen``'s windows whose bot's own move the dry runs
     confirm (:func:`look`), ``looked`` dry runs taken so far."""
-    forms = {tuple(_look_of(seen.form)): seen}
+    looks = _Looks(build, out, seen, looked)
     tried: list[str] = []
     saw = bot_seen(seen.form) is not None
+    unseen: DryRun | None = None  # the first way no dry run contradicted, none confirmed
     for way in readings(seen.form, choices):
-        told = ""
-        got: DryRun | None = None
-        for args in way.proofs():
-            got = forms.get(tuple(args))
-            if got is None and looked < MAX_LOOKS:
-                got = forms[tuple(args)] = dry_run(build, out, args)
-                looked += 1
-            if got is None:
-                told = f"not tried: its {MAX_LOOKS} dry runs were spent"
-                break
-            saw = saw or bot_seen(got.form) is not None
-            if not way.fits(got.form):
-                told = seen_words(got.form)
-                break
+        told, got, shown = looks.judge(way)
+        saw = saw or shown
         if not told and got is not None:
-            got.keep(out)
-            return recipe_for(got.form, choices), got
+            if shown:
+                got.keep(out)
+                return recipe_for(got.form, choices), got
+            unseen = unseen or got
         tried.append(f"{way.reading or 'as its window shows'}: {told}")
+    if unseen is not None:  # a way its bot's moves never contradicted: kept, naming no side
+        unseen.keep(out)
+        return recipe_for(unseen.form, choices), unseen
     if not saw:  # no move of its bot seen at all: the first way, naming no side
         seen.keep(out)
         return recipe_for(seen.form, choices), seen

@@ -69,7 +69,10 @@ final class Windows {
     private static final long WATCH_MS = 1000;
     /** How long it then watches for the other side's move, once one side moved by itself. */
     private static final long SELF_PLAY_MS = 4000;
-    /** How long a dry run waits for the bot's answer to the person's move it made ({@link #seeBot}). */
+    /**
+     * How long a dry run waits for the bot's answer to the person's move it made ({@link #seeBot}):
+     * seconds of the program's own, stretched by its threads' waits for a CPU ({@link Waits}).
+     */
     private static final long ANSWER_MS = 6000;
     /** The mark the bot's own move placed in a dry run ({@link #watch}, {@link #seeBot}), or null: none seen. */
     private String botSeen;
@@ -450,7 +453,8 @@ final class Windows {
         long began = System.currentTimeMillis();
         long cpuSince = began, cpuAt = Threads.programCpu();
         boolean pressed = false;
-        while (System.currentTimeMillis() - began < ANSWER_MS) {
+        Waits waits = new Waits(); // the program's own seconds: its waits for a CPU stretch the wait
+        while (System.currentTimeMillis() - began < ANSWER_MS + Math.min((Fx.STRETCH - 1) * ANSWER_MS, waits.longestNanos() / 1_000_000)) {
             Thread.sleep(POLL_MS);
             String[] now = marks(board);
             if (now == null) continue;
