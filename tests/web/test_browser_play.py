@@ -336,35 +336,6 @@ def test_an_aborted_game_says_aborted_and_offers_no_review(server: str, browser:
     close(page)
 
 
-NO_CLIPBOARD_API = """
-Object.defineProperty(window, "isSecureContext", { value: false });
-Object.defineProperty(navigator, "clipboard", { value: undefined });
-document.addEventListener("copy", () => {
-  const field = document.activeElement;
-  window.copied = field.value.slice(field.selectionStart, field.selectionEnd);
-});
-"""
-
-
-def test_copy_works_without_the_clipboard_api_as_over_plain_http(server: str, browser: Any) -> None:
-    """A page served over plain http on a LAN address (``--host 0.0.0.0``) is no secure
-    context: it has no ``navigator.clipboard``. The test server is on 127.0.0.1, a
-    secure context, so the page is told what such a page sees."""
-    made = api(server, "POST", "/api/invites", {**TWO_PEOPLE, "rows": 4, "cols": 4, "rounds": 1})
-    page = new_tab(browser, server)
-    page.add_init_script(NO_CLIPBOARD_API)
-    goto(page, f"{server}/?game={made['game']['id']}")
-    page.wait_for_selector("#board .sq")
-    page.click("#btn-share")
-    page.wait_for_selector("#dlg-invite[open]")
-    row = page.locator("#invite-links label").last
-    row.locator("button").click()
-    assert row.locator("button").inner_text() == "Copied"
-    assert page.evaluate("() => window.copied") == row.locator("input").input_value()
-    assert "/?game=" in page.evaluate("() => window.copied")
-    close(page)
-
-
 HIDDEN_WITH_NOTIFICATIONS = """
 Object.defineProperty(document, "hidden", { get: () => true });
 window.notified = [];
