@@ -1,7 +1,8 @@
 // The sounds (js/sound.js) without a browser: the audio context is made while the page
 // is idle after it loads, never at the first move (making one starts the browser's audio
 // service and held the first move's drawing 150-500 ms), and made only once; made before
-// a gesture it is not resumed then, and the first sound resumes it. Sound off makes none.
+// a gesture it is not resumed then, and the first sound resumes it. A move before the idle
+// time makes it after the frame that paints the move. Sound off makes none.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -11,7 +12,7 @@ const SOUND = "../../../src/adjacency/web/static/js/sound.js";
 /** The globals sound.js touches, its audio contexts counted, the idle work held until the
  * test runs it; then a fresh copy of the module imported. */
 async function staged({ stored = null, loaded = true } = {}) {
-  const stage = { made: [], idle: [], onLoad: [] };
+  const stage = { made: [], idle: [], onLoad: [], frames: [] };
   class FakeContext {
     constructor() {
       this.state = "suspended";
@@ -31,6 +32,7 @@ async function staged({ stored = null, loaded = true } = {}) {
   }
   globalThis.localStorage = { getItem: () => stored, setItem() {} };
   globalThis.document = { readyState: loaded ? "complete" : "loading" };
+  globalThis.requestAnimationFrame = (run) => stage.frames.push(run);
   globalThis.window = {
     AudioContext: FakeContext,
     matchMedia: () => ({ matches: false }),
@@ -67,4 +69,14 @@ test("with sound off no context is made, by the idle work or a move", async () =
   stage.idle.shift()();
   stage.sound.moveSound(2);
   assert.equal(stage.made.length, 0);
+});
+
+test("a move before the idle time makes the context only after its frame", async () => {
+  const stage = await staged();
+  stage.sound.moveSound(1);
+  assert.equal(stage.made.length, 0); // the move's drawing does not wait for it
+  stage.frames.shift()();
+  await new Promise((done) => setTimeout(done, 5)); // the task queued after the frame
+  assert.equal(stage.made.length, 1);
+  assert.equal(stage.made[0].state, "running");
 });

@@ -54,6 +54,16 @@ function note(ctx, frequency, delay, length, type = "sine", volume = 0.12) {
 
 export function moveSound(converted) {
   if (!soundOn()) return;
+  if (!context) {
+    // A move before the idle time came (a busy machine): the context is made after the
+    // frame that paints the move, never before it.
+    requestAnimationFrame(() => setTimeout(() => playMove(converted)));
+    return;
+  }
+  playMove(converted);
+}
+
+function playMove(converted) {
   const ctx = audio();
   if (!ctx) return;
   note(ctx, 330, 0, 0.09, "triangle", 0.18);
