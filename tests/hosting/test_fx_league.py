@@ -23,6 +23,7 @@ from adjacency.core.record import game_from_text
 from adjacency.hosting.fx_kind import DRY_RUN, NO_CHOICE_PLAYS, fx_choices
 from adjacency.hosting.fx_recipe import MOVES_FIRST, NO_FIRST
 from adjacency.hosting.manifest import ManifestError
+from adjacency.hosting.newer_jdk import NEWER_JAVA_ENV
 from adjacency.league.builder import build_folder
 from adjacency.league.league_file import LeagueStore
 from fx_course_projects import (
@@ -215,11 +216,13 @@ def test_a_crash_is_told_by_its_cause_not_by_what_followed(
 
 
 def test_a_program_that_needs_java_19_is_refused_saying_which_feature(
-    folder: Path, tmp_path: Path, fx_tools: None
+    folder: Path, tmp_path: Path, fx_tools: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A program written for a later JDK than the server's (an ``ExecutorService`` in
-    try-with-resources) is refused through the real server, first saying which file and
-    line needs which Java, then ``javac``'s own words."""
+    try-with-resources), on a server without the newer Java, is refused through the real
+    server, first saying which file and line needs which Java, then ``javac``'s own
+    words."""
+    monkeypatch.setenv(NEWER_JAVA_ENV, str(tmp_path / "no-newer-java"))  # Java 17 alone
     db = folder / "league.db"
     token = program_league(db)
     project = download_zip(NEEDS_JAVA_19, tmp_path / "java19-main.zip", sdk_bytes=1 << 10)
