@@ -216,7 +216,7 @@ def test_a_hosted_bot_past_its_cpu_clock_loses_on_time(
         assert game.result == "x" and game.termination == "time forfeit", game
         said = re.fullmatch(
             r"team1 did not move within its clock: it was stopped at ([\d.]+) s of CPU \(what "
-            r"it computed since its last move, on its opponent's time too\), in ([\d.]+) s of "
+            r"it computed in this move\), in ([\d.]+) s of "
             r"wall time of its own; its clock had ([\d.]+) s",
             game.detail or "",
         )

@@ -34,7 +34,7 @@ def move_times(draw: st.DrawFn) -> MoveTime:
     ("time", "charged"),
     [
         (MoveTime(cpu=5.04, wall=5.04), 4.54),  # its own 5 s timer, on its one core
-        (MoveTime(cpu=2.0, wall=0.01), 1.99),  # thought on the opponent's time, answered at once
+        (MoveTime(cpu=2.0, wall=0.01), 1.99),  # its CPU branch: more CPU than its own time
         (MoveTime(cpu=0.0, wall=3.0), 2.5),  # slept: its own wall time less the grace
         (MoveTime(cpu=0.3, wall=0.3), 0.0),  # within the grace: nothing
         (MoveTime(cpu=1.0, wall=0.2), 0.8),  # its CPU less the grace its wall time spans

@@ -1,10 +1,10 @@
 """A hosted move lost by its CPU says why, through the league's games (the server sides'
 own path, :meth:`~adjacency.league.play.server_sides.ServerSides._hosted_answer`): a move
-in time by its wall time whose CPU since its last move passed its clock loses on time
+in time by its wall time whose CPU in the move passed its clock loses on time
 saying its clock, its charge, its CPU and its own wall time (``hosted-late``); a move
 stopped at its CPU cap says its CPU, its wall time and its clock (``hosted-cpu``). The
 seat's figures are :mod:`adjacency.hosting.move_clock`'s (its own tests: a real
-sandboxed bot that thinks on its opponent's time is charged it)."""
+sandboxed bot that thinks on its opponent's time is not charged it)."""
 
 from __future__ import annotations
 
@@ -25,14 +25,13 @@ from hall_helpers import connect, run
         (
             Answer("?", cpu=5.13, wall=5.13, charged=4.63 + 0.5 + 0.01, own=0.01),
             "moved after its time was up: its clock had 5.00 s and it was charged 5.14 s for "
-            "its CPU time (5.13 s: what it computed since its last move, on its opponent's "
-            "time too; 0.01 s of wall time of its own)",
+            "its CPU time (5.13 s: what it computed in this move; 0.01 s of wall time of its "
+            "own)",
         ),
         (
             Answer(None, cpu=5.52, wall=5.60, out_of_cpu=True, charged=5.52, own=5.55),
             "did not move within its clock: it was stopped at 5.52 s of CPU (what it computed "
-            "since its last move, on its opponent's time too), in 5.55 s of wall time of its "
-            "own; its clock had 5.00 s",
+            "in this move), in 5.55 s of wall time of its own; its clock had 5.00 s",
         ),
     ],
     ids=["late-by-its-cpu", "stopped-at-its-cpu-cap"],

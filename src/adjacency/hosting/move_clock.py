@@ -12,8 +12,10 @@ wall time is its thinking time, as on the course's machines, where a program is 
   played through its window (the opponent's move clicked in and shown, the bot's mark
   read from the board once it holds still) and the pipes, measured; its clock is
   charged its own wall time less the grace (:func:`charge`), or the CPU its sandbox used
-  since its previous move ended where that is more (thinking on the opponent's time is
-  on its own clock);
+  in the move where that is more. What it computes on its opponent's time is never
+  charged: the course's clock is the wall clock of each move, so a bot may think on (a
+  search its own 5 s timer abandoned but did not stop, say), and a charge for it would
+  depend on the load, which decides how much of such a search is left;
 - past the cap it loses on time, whatever it did meanwhile (slept, waited, computed on
   threads of lowered priority: the sandbox denies those);
 - its own time is what the program did: the CPU time of everything in its sandbox (its
@@ -135,7 +137,7 @@ def ceiling(left: float) -> float:
 
 @dataclass(frozen=True)
 class MoveTime:
-    """One move's seconds: CPU its sandbox used (since its previous move ended), the
+    """One move's seconds: CPU its sandbox used (in the move), the
     wall time it took, and ``stalled``: what held it up waiting for a CPU, its
     most-waiting thread's wait and the server's threads' (none where they cannot be
     read).
@@ -223,19 +225,18 @@ class MoveTime:
 
 def charge(time: MoveTime) -> float:
     """The seconds a move's clock is charged: its own wall time less :data:`GRACE`, or
-    its CPU time (what it thought on the opponent's time included) where that is more,
-    less the part of the grace its own wall time spans.
+    its CPU time in the move where that is more, less the part of the grace its own wall
+    time spans.
 
     The grace is the driver's and the pipes' work at the move, which its CPU time counts
     as its wall time does: a program that thinks by the course's rule until its own 5 s
     timer fires (5.04 s of wall time, 5.04 s of CPU on its one core) is in time, as
-    its wall time says. What it computed on the opponent's time is charged whole: a bot
-    that answers at once (its own wall time near 0) is charged all its CPU since.
+    its wall time says.
 
     >>> round(charge(MoveTime(cpu=5.04, wall=5.04)), 2)
     4.54
-    >>> round(charge(MoveTime(cpu=2.0, wall=0.01)), 2)
-    1.99
+    >>> round(charge(MoveTime(cpu=0.0, wall=3.0)), 2)  # it slept: its own wall time
+    2.5
     """
     return max(0.0, time.own - GRACE, time.cpu - min(GRACE, time.own))
 
@@ -261,7 +262,7 @@ def blame(time: MoveTime, left: float, answered: bool = True) -> tuple[Terminati
 
 class MoveWatch:
     """One move's seconds as they pass (:meth:`stop` reads them): ``process``'s CPU
-    beyond ``charged`` (the CPU charged before: what it used since then is this move's)
+    beyond ``charged`` (its CPU at the move's start: what it used since is this move's)
     and its threads' and the server's waits for a CPU meanwhile; without a sandbox, its
     wall time alone."""
 

@@ -8,7 +8,9 @@ A seat is the built bot (:func:`~.player.hosted_bot`) in one
 :class:`~adjacency.sandbox.SandboxedProcess`, from :meth:`BotSeat.open` to
 :meth:`BotSeat.close`. A move is judged by its wall time of its own, its clock's seconds
 plus a grace (:mod:`.move_clock`), and charged that less the grace, or the CPU time its
-sandbox used since its previous move ended where that is more; it is waited for up to
+sandbox used in the move where that is more (what it computes on its opponent's time is
+never charged: as on the course's wall clock, a bot may think on, and a search its own
+5 s timer left running is no loss whatever the machine's load); it is waited for up to
 :func:`~.move_clock.ceiling`, and one the server starved (its own time within its cap)
 is ``ABANDONED``; the sandbox's monitor ends a program whose CPU time passes what its
 clock has left (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`). Nothing stands in
@@ -96,10 +98,6 @@ class BotSeat:
         self.choice = choice
         self.bot: ExternalBot | None = None
         self.closed = False
-        self.charged = 0.0
-        """The CPU seconds of its process charged so far (its start's included, which is
-        not its clock's): the next move is charged what it used beyond them, so thinking
-        on the opponent's time is on its own clock."""
         self.start_over = 0.0
         """What its first move's clock is short: its start's seconds beyond its kind's
         allowance, less its game's opening (:meth:`~.move_clock.StartWatch.over`;
@@ -123,7 +121,6 @@ class BotSeat:
         self.bot = choice.bot_now()
         process = self.process
         if process is not None:
-            self.charged = process.cpu_seconds()
             self.start_over = watch.over(process, choice.kind)
         if self.closed:  # the game ended while it started
             self.close()
@@ -134,7 +131,7 @@ class BotSeat:
         bot, process = self.bot, self.process
         if bot is None or process is None or self.closed:
             return Answer(None, 0.0, 0.0, (Termination.DISCONNECTION, "its program has ended"))
-        before = self.charged
+        before = process.cpu_seconds()  # what it computed on the opponent's time: not this move's
         extra, self.start_over = self.start_over, 0.0  # its start's excess: this move's
         left = left - extra
         process.cap_cpu(before + max(0.0, left) + GRACE)
@@ -151,7 +148,6 @@ class BotSeat:
         finally:
             process.cap_cpu(None)
         spent = watch.stop(failure is None, bot_span(bot))
-        self.charged = max(before, before + spent.cpu)
         charged = max(0.0, charge(spent) + extra)  # an opening's seconds are no one's
         if process.reason is Reason.CPU:
             output = last_output(bot)

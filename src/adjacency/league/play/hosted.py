@@ -15,8 +15,8 @@ own (its sandbox held to one core, at most ``jobs`` sides computing at once:
 :attr:`HostedPlayers.slots`, or on a Ray cluster its game's node's own slots,
 :mod:`adjacency.hosting.ray_seats`; a move waiting for its slot is off the clock), so a move is
 judged by its own wall time, its clock's seconds plus a grace, and charged that less the
-grace, or the CPU its sandbox used since its previous move ended where that is more
-(thinking on the opponent's time is on its own clock). The sandbox's monitor ends a
+grace, or the CPU its sandbox used in the move where that is more (thinking on the
+opponent's time is never charged, as on the course's wall clock). The sandbox's monitor ends a
 program whose CPU time passes what its clock has left
 (:meth:`~adjacency.sandbox.SandboxedProcess.cap_cpu`). Nothing stands in for a hosted
 bot: late is a loss on time, a crash or an illegal answer a loss with the program's
