@@ -19,8 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-from adjacency.league.fingerprints import pack, project_prints, unpack
-from adjacency.league.similarity import compare_prints
+from adjacency.league.grading.fingerprints import pack, project_prints, unpack
+from adjacency.league.grading.similarity import compare_prints
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the tests' course-shaped projects

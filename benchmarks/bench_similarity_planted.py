@@ -32,8 +32,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from adjacency.league.fingerprints import Print, ProjectPrints, project_prints
-from adjacency.league.similarity import BLOCK_TOKENS, Report, compare_prints
+from adjacency.league.grading.fingerprints import Print, ProjectPrints, project_prints
+from adjacency.league.grading.similarity import BLOCK_TOKENS, Report, compare_prints
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the tests' course-shaped projects

@@ -42,8 +42,8 @@ public class Bot {
 def served(db: Path, **options: Any) -> Iterator[tuple[str, Any]]:
     """The league app with its builder and hosted bots under uvicorn in a thread: its URL
     and the app (its hosted players' counters)."""
-    from adjacency.league.app import create_app
-    from adjacency.league.limits import LeagueLimits
+    from adjacency.league.http.app import create_app
+    from adjacency.league.http.limits import LeagueLimits
 
     limits = LeagueLimits(limit_loopback=False)
     app = create_app(db, limits=limits, builds=True, house_games=False, **options)

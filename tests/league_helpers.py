@@ -25,11 +25,11 @@ from adjacency.bots import Limit, make_bot
 from adjacency.bots.referee import play_game
 from adjacency.core.record import game_from_text, game_to_text
 from adjacency.league.events.event_pairing import round_robin
+from adjacency.league.grading.version_digest import make
 from adjacency.league.league_file import LeagueStore, StoredGame
 from adjacency.league.play.event_runner import EventRunner
 from adjacency.league.rules import LeagueRules
 from adjacency.league.settings import LeagueSettings
-from adjacency.league.version_digest import make
 from adjacency.serving.details import ended
 from net_helpers import announced_url
 from web_helpers import uvicorn_thread
@@ -203,8 +203,8 @@ def thread_server(db: Path, **options: Any) -> Iterator[str]:
     """The league app under uvicorn in a thread on a free port; yields its base URL.
     Without ``limits``, clients on this machine (the tests') are not rate limited; without
     ``builds``, uploads are kept but not built (no builder thread)."""
-    from adjacency.league.app import create_app
-    from adjacency.league.limits import LeagueLimits
+    from adjacency.league.http.app import create_app
+    from adjacency.league.http.limits import LeagueLimits
 
     limits = options.setdefault("limits", LeagueLimits(limit_loopback=False))
     options.setdefault("builds", False)  # the builder's sandbox: tests/hosting asks for it

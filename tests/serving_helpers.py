@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from adjacency.league.app import create_app as league_app
+from adjacency.league.http.app import create_app as league_app
 from adjacency.web.app import create_app as web_app
 from league_helpers import make_league
 

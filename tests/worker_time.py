@@ -51,7 +51,7 @@ MARKED = (
 
 LEAGUE_STARTERS = ("thread_server", "start_server", "create_app")
 """The names a module imports to start a league server: tests/league_helpers.py's two
-starters and ``adjacency.league.app.create_app`` (a module of the league's tests that
+starters and ``adjacency.league.http.app.create_app`` (a module of the league's tests that
 builds its own app)."""
 
 _SECONDS: dict[str, float] = defaultdict(float)

@@ -41,7 +41,7 @@ ADMIN = "adjl_compare"
 
 def documents() -> dict[str, Any]:
     """Both apps' OpenAPI documents, ``{"web": ..., "league": ...}``."""
-    from adjacency.league.app import create_app as league_app
+    from adjacency.league.http.app import create_app as league_app
     from adjacency.league.league_file import LeagueStore
     from adjacency.league.settings import LeagueSettings
     from adjacency.web.app import create_app as web_app

@@ -31,8 +31,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from adjacency.client.wire import CONNECT_PATH
-from adjacency.league.app import create_app as create_league_app
-from adjacency.league.limits import LeagueLimits
+from adjacency.league.http.app import create_app as create_league_app
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.web.app import create_app as create_web_app
 from adjacency.web.limits import Limits
 from league_helpers import ADMIN, add_member, make_league

@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 from adjacency.league.builder import build_folder, version_folder
+from adjacency.league.http.quota import folder_bytes
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.quota import folder_bytes
 from adjacency.league.rules import LeagueRules
 from hosted_helpers import decided, files_zip, first_empty_sleeper
 from league_helpers import add_member, make_league, thread_server, upload

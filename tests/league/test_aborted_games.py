@@ -43,7 +43,7 @@ WAIT = 60.0
 STOP_WITHIN = 5.0
 """Seconds within which a league server stops after SIGTERM (what is required of it)."""
 MIB = 1 << 20
-WORKER = "adjacency.league.digest_worker"
+WORKER = "adjacency.league.grading.digest_worker"
 
 
 def engines(client: Process) -> set[int]:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from adjacency.league import standings as standings_module
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from adjacency.league.routers import events as events_router
 from adjacency.league.routers import public
 from adjacency.league.standings import standings, standings_elsewhere

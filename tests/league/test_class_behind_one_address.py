@@ -24,8 +24,8 @@ from websockets.sync.client import connect
 
 from adjacency.client.wire import CONNECT_PATH
 from adjacency.core import Position
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from cli_helpers import run_process
 from league_helpers import (
     add_member,

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from adjacency.league.grading.version_digest import make
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.version_digest import make
 from browser_helpers import (
     CASES,
     EVERY_IMPACT,
@@ -62,7 +62,7 @@ LEFT_OUT = json.dumps(
     }
 )
 """What alpha's second upload left out, as the server notes it
-(:func:`adjacency.league.left_out.summary`)."""
+(:func:`adjacency.league.grading.left_out.summary`)."""
 
 CRASH = "alpha failed: java.lang.NullPointerException at Bot.move(Bot.java:12)"
 """A failure's reason as the server keeps it (the program's own words)."""

@@ -8,8 +8,8 @@ import hashlib
 import urllib.request
 from pathlib import Path
 
+from adjacency.league.grading.version_digest import make
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.version_digest import make
 from code_projects import GREEDY, MINIMAX, SKELETON
 from league_helpers import ADMIN, add_member, keep, project, request, upload
 from similarity_class import PLANTED, STATE, course_class, template

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from adjacency.league import digest_worker, version_digest
+from adjacency.league.grading import digest_worker, version_digest
 from league_helpers import ADMIN, Response, add_member, keep, project, request
 
 MIB = 1 << 20

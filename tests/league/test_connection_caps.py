@@ -36,8 +36,8 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from adjacency.client.wire import CONNECT_PATH
-from adjacency.league.app import create_app
-from adjacency.league.limits import LeagueLimits
+from adjacency.league.http.app import create_app
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.serving.sockets import (
     ACCEPT_BURST,
     RESERVED_FILES,

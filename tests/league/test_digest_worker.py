@@ -1,5 +1,5 @@
 """A version's digest is made in a worker process with its own CPU budget
-(:mod:`adjacency.league.digest_worker`), off the threads that answer requests.
+(:mod:`adjacency.league.grading.digest_worker`), off the threads that answer requests.
 
 - Its CPU is the worker's, not the server's: the calling thread only waits.
 - Past its budget, the rest is shown plain: within the digest's budget, each file left
@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 
 from adjacency.hosting.java_build import kit_sources
-from adjacency.league import digest_worker
-from adjacency.league.digest_worker import DigestStopped, made_apart, make
-from adjacency.league.fingerprints import unpack
+from adjacency.league.grading import digest_worker
+from adjacency.league.grading.digest_worker import DigestStopped, made_apart, make
+from adjacency.league.grading.fingerprints import unpack
 from adjacency.league.league_file import LeagueError
 from hosted_helpers import files_zip
 

@@ -21,8 +21,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from adjacency.league.rules import LeagueRules
 from adjacency.league.store.proofs import replay_proofs
 from adjacency.league.store.schema import STORE_SCHEMA

@@ -26,9 +26,9 @@ import pytest
 from websockets.sync.client import connect
 
 from adjacency.core import Position
-from adjacency.league.app import create_app
+from adjacency.league.http.app import create_app
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from adjacency.league.store.log_rows import LogRepo
 from league_helpers import add_member, make_league, request, wait_until
 from web_helpers import uvicorn_thread

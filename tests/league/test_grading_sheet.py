@@ -11,8 +11,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from adjacency.league.grading.similarity import compare
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.similarity import compare
 from adjacency.league.store.records import StoredGame
 from grading_class import CUP, TEAMS, stored_class
 from league_helpers import ADMIN, add_member, request

@@ -11,8 +11,8 @@ import sqlite3
 import zlib
 from pathlib import Path
 
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from league_helpers import ADMIN, add_member, keep, make_league, project, request, thread_server
 
 BOT = "class Bot {\n  int depth = 2;\n}\n"

@@ -27,9 +27,9 @@ from websockets.protocol import State
 from websockets.sync.client import connect
 from websockets.uri import parse_uri
 
-from adjacency.league.app import create_app
+from adjacency.league.http.app import create_app
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from adjacency.league.play.outbox import OUTBOX, OVERFLOW_CODE, Outbox
 from adjacency.serving.sockets import socket_options
 from league_helpers import (

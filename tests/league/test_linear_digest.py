@@ -25,11 +25,11 @@ from pygments.lexers import get_lexer_for_filename
 from pygments.lexers.jvm import JavaLexer
 
 from adjacency.hosting.java_build import kit_sources
-from adjacency.league import lexing
-from adjacency.league.fingerprints import fingerprints, tokens, unpack
-from adjacency.league.lexing import LINEAR, UNREAD, LinearJavaLexer, lexed, lexer_for
-from adjacency.league.version_code import highlighted
-from adjacency.league.version_digest import make
+from adjacency.league.grading import lexing
+from adjacency.league.grading.fingerprints import fingerprints, tokens, unpack
+from adjacency.league.grading.lexing import LINEAR, UNREAD, LinearJavaLexer, lexed, lexer_for
+from adjacency.league.grading.version_code import highlighted
+from adjacency.league.grading.version_digest import make
 from code_projects import CLIMBER, GREEDY, MINIMAX, SKELETON
 from hosted_helpers import files_zip
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from adjacency.core.position import Position
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from adjacency.league.routers.people import ME_PER_MINUTE
 from adjacency.league.store.members import VOUCHERS
 from league_helpers import ADMIN, challenge, join, make_league, me, request, thread_server

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjacency.league.app import create_app
+from adjacency.league.http.app import create_app
 from adjacency.league.league_file import LeagueError, LeagueStore
 from adjacency.league.store.names import NAME_CHARS, RESERVED, skeleton
 from adjacency.league.store.records import NameTaken

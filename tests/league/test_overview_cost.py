@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adjacency.league.app import create_app
+from adjacency.league.http.app import create_app
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from adjacency.league.overview import MOST, PAGE
 from league_helpers import ADMIN, make_league, request
 from web_helpers import uvicorn_thread

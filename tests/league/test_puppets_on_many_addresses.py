@@ -13,9 +13,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from adjacency.league.app import create_app
+from adjacency.league.http.app import create_app
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from league_helpers import add_member, make_league, me
 from web_helpers import uvicorn_thread
 

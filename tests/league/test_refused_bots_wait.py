@@ -25,9 +25,9 @@ from websockets.sync.client import connect
 
 from adjacency.client.connect import FIRST_TRIES, GIVE_UP_AFTER, ConnectError, LeagueClient
 from adjacency.client.wire import CONNECT_PATH
-from adjacency.league.app import create_app
+from adjacency.league.http.app import create_app
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from adjacency.league.play.hall import Hall
 from adjacency.league.play.house import HousePlayers
 from adjacency.league.play.outbox import Outbox

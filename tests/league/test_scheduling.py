@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from adjacency.league.play import challenges as challenges_module
 from adjacency.league.play.hall import Hall
 from adjacency.serving.errors import NotNow

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from adjacency.league.fingerprints import (
+from adjacency.league.grading.fingerprints import (
     GUARANTEE,
     K,
     fingerprints,
@@ -18,7 +18,7 @@ from adjacency.league.fingerprints import (
     unpack,
     winnow,
 )
-from adjacency.league.similarity import LEAST_SHARED, THRESHOLD, compare
+from adjacency.league.grading.similarity import LEAST_SHARED, THRESHOLD, compare
 from code_projects import CLIMBER, GREEDY, MINIMAX, SKELETON, disguised
 from similarity_class import PLANTED, STATE, course_class, planted_state, template
 

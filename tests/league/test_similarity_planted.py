@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from adjacency.league.fingerprints import K, project_prints
-from adjacency.league.similarity import (
+from adjacency.league.grading.fingerprints import K, project_prints
+from adjacency.league.grading.similarity import (
     BLOCK_LINES,
     BLOCK_TOKENS,
     THRESHOLD,

@@ -13,9 +13,9 @@ import pytest
 
 from adjacency.cli import main
 from adjacency.core import Position
-from adjacency.league.app import create_app
+from adjacency.league.http.app import create_app
+from adjacency.league.http.limits import LeagueLimits
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.limits import LeagueLimits
 from league_helpers import (
     add_member,
     assert_replays,

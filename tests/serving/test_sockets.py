@@ -14,7 +14,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from adjacency.league.app import create_app
+from adjacency.league.http.app import create_app
 from adjacency.serving.sockets import SocketLimits, socket_options
 from league_helpers import make_league
 from web_helpers import uvicorn_thread

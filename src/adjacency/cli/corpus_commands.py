@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
 
 def run_corpus(args: argparse.Namespace) -> int:
     """Import the projects; print each name kept. A refusal is bad input (status 2)."""
-    from ..league.corpus_import import from_league, from_zips
+    from ..league.grading.corpus_import import from_league, from_zips
     from ..league.league_file import LeagueStore
 
     with LeagueStore(args.db, create=False) as store:

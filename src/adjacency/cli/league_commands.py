@@ -450,8 +450,8 @@ def run_create(args: argparse.Namespace) -> int:
     and print its admin token once (or use ``--admin-token-file``'s); returns 0. A file
     that holds a league already is refused with
     :class:`~adjacency.league.league_file.LeagueError` (status 2) and left as it was."""
+    from ..league.http.server import open_league
     from ..league.league_file import LeagueError, LeagueStore
-    from ..league.server import open_league
 
     given = _given_rules(args)
     with LeagueStore(args.db) as store:
@@ -504,14 +504,14 @@ def _explicit_settings(args: argparse.Namespace) -> bool:
 
 def run_serve(args: argparse.Namespace) -> int:
     """``adjacency league serve``: serve the league in ``--db`` (created on first use)
-    until Ctrl-C or SIGTERM (:func:`adjacency.league.server.serve`); returns 0. Settings
+    until Ctrl-C or SIGTERM (:func:`adjacency.league.http.server.serve`); returns 0. Settings
     that differ from the league's own, a port out of range, ``--certfile`` without
     ``--keyfile`` (or the reverse), ``--ray-address`` without ``--executor ray``, or an
     address or port that cannot be used print one
     error line: status 2. The address and port are taken before the league is opened,
     so a port in use creates no league file and prints no admin token."""
-    from ..league.limits import LeagueLimits
-    from ..league.server import open_league, serve
+    from ..league.http.limits import LeagueLimits
+    from ..league.http.server import open_league, serve
     from ..serving.binding import bind
 
     if not 0 <= args.port <= 65535:

@@ -42,12 +42,12 @@ from ..hosting.verdict import Judged, judge, plays_windows
 from ..hosting.verdict import rebuild as rebuild_build
 from ..sandbox import check as sandbox_check
 from ..serving.logs import say
-from .digest_worker import DigestStopped
-from .digest_worker import stop_all as stop_digests
+from .grading.digest_worker import DigestStopped
+from .grading.digest_worker import stop_all as stop_digests
+from .grading.version_digest import keep as keep_version_digest
 from .league_file import LeagueStore
 from .settings import LeagueSettings
 from .store.submission_rows import Submission
-from .version_digest import keep as keep_version_digest
 
 log = logging.getLogger("adjacency.league")
 

@@ -229,7 +229,7 @@ def game_summary(
     """One stored game as the API lists it, its end as ``told`` gives it to the asker:
     as anyone may read it (:func:`~adjacency.serving.details.public`, the default), or
     whole with a failed program's own output (its own team, the teacher:
-    :func:`~adjacency.league.auth.details_for`)."""
+    :func:`~adjacency.league.http.auth.details_for`)."""
     detail = told(game.end_detail())
     return {
         "id": game.id,

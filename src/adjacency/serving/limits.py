@@ -2,7 +2,7 @@
 
 Both apps keep one :class:`RateLimiter` on ``app.state.rates``; what a client may do
 per minute is each app's own setting (:class:`adjacency.web.limits.Limits`,
-:class:`adjacency.league.limits.LeagueLimits`).
+:class:`adjacency.league.http.limits.LeagueLimits`).
 """
 
 from __future__ import annotations

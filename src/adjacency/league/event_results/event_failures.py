@@ -1,7 +1,7 @@
 """An event's games not decided on the board, as the teacher's list of events shows
 them: each game, who lost it, how it ended and the whole reason (a failed program's own
 output included: the teacher reads every detail whole, a team its own, anyone else the
-public words, :func:`adjacency.league.auth.details_for`).
+public words, :func:`adjacency.league.http.auth.details_for`).
 
 A class event of thirty teams can hold hundreds of such games (a bot that crashes on
 every move loses them all); the list keeps the newest :data:`MOST` and says how many

@@ -56,11 +56,11 @@ from ...serving.details import ended
 from ...serving.errors import NotNow
 from ...serving.logs import say
 from ..events.event_store import ABSENCES, clock_text
+from ..http.write_health import WriteHealth
 from ..league_file import LeagueStore, Member
 from ..pairing import key
 from ..rules import LeagueRules
 from ..settings import LeagueSettings
-from ..write_health import WriteHealth
 from .hosted import HostedPlayers
 from .house import HousePlayers
 from .live import (

@@ -14,8 +14,8 @@
 * :mod:`.socket`: the bots' WebSocket connection (docs/league.md, "The protocol");
 * :mod:`.pages`: the HTML pages.
 
-Who may call what is :mod:`adjacency.league.auth`; every route reads the hall and the
-store through :mod:`adjacency.league.deps`. The JSON routes share one prefix,
+Who may call what is :mod:`adjacency.league.http.auth`; every route reads the hall and the
+store through :mod:`adjacency.league.http.deps`. The JSON routes share one prefix,
 ``/api/league``, and the error responses :data:`~adjacency.league.models.ERRORS`.
 """
 

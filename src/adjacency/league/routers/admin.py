@@ -1,6 +1,6 @@
 """The admin part of the JSON API: add a bot or a house bot, revoke or rotate a member's
 token, remove a member, approve a person (their games are rated from then on). Every route needs the
-league's admin token (:func:`~adjacency.league.auth.require_admin`); a revoked or
+league's admin token (:func:`~adjacency.league.http.auth.require_admin`); a revoked or
 rotated member's connection is closed at once.
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 
 from ...bots import BotError
-from ..auth import require_admin
-from ..deps import hall_of, member_named, store_of
+from ..http.auth import require_admin
+from ..http.deps import hall_of, member_named, store_of
 from ..models import (
     ERRORS,
     Added,

@@ -20,10 +20,10 @@ from fastapi import Path as FastPath
 
 from ...serving.details import detail_fields, english
 from ...serving.errors import GameNotFound
-from ..auth import require_person
-from ..deps import hall_of, member_named, reader_of
+from ..http.auth import require_person
+from ..http.deps import hall_of, member_named, reader_of
+from ..http.limits import check_rate, throttled
 from ..league_file import Member
-from ..limits import check_rate, throttled
 from ..models import ERRORS, ChallengeIn, ChallengeState
 from ..play.challenges import Challenge
 from ..play.queue_wait import wait_for

@@ -1,13 +1,13 @@
 """Teams' code where it is graded: a version's kept files (highlighted), the difference
 between two versions (every kept file), a version's zip as the league keeps it (the
-upload repacked with its kept files only: :mod:`adjacency.league.left_out` notes the
+upload repacked with its kept files only: :mod:`adjacency.league.grading.left_out` notes the
 zip as sent), and the similarity report of an event's teams
-(:mod:`adjacency.league.similarity`).
+(:mod:`adjacency.league.grading.similarity`).
 
 Who reads what: the admin token reads every team's code (``/admin/members/NAME/...``)
 and every event's report; a team's bot token reads its own versions only
 (``/submissions/...``: the token names the team, no route of a team takes another
-team's name); any other secret is 401 or 403 (:mod:`adjacency.league.auth`). A version
+team's name); any other secret is 401 or 403 (:mod:`adjacency.league.http.auth`). A version
 is named by the team's own number (1 for its first upload); an unknown one is 404. The
 zip is opened through the projects' intake (its limits checked before a byte is read),
 in a worker thread on the store's read connection, never on the event loop.
@@ -26,20 +26,20 @@ from pydantic import BaseModel, Field
 
 from ...core.errors import AdjacencyError
 from ...serving.errors import GameNotFound
-from ..auth import require_admin, require_bot
-from ..class_similarity import class_report
-from ..deps import heavy_read, member_named
-from ..fingerprints import K
+from ..grading.class_similarity import class_report
+from ..grading.fingerprints import K
+from ..grading.left_out import read as read_left_out
+from ..grading.similarity import BLOCK_LINES, BLOCK_TOKENS, THRESHOLD, CommonFile, FilePair
+from ..grading.version_code import Kept, diff, kept_files
+from ..grading.version_digest import code_of, corpus_prints
+from ..http.auth import require_admin, require_bot
+from ..http.deps import heavy_read, member_named
+from ..http.limits import check_rate
 from ..league_file import LeagueError, LeagueStore
-from ..left_out import read as read_left_out
-from ..limits import check_rate
 from ..models import ERRORS
-from ..similarity import BLOCK_LINES, BLOCK_TOKENS, THRESHOLD, CommonFile, FilePair
 from ..store.digest_rows import TEMPLATE, Kind
 from ..store.records import Member
 from ..store.submission_rows import Submission
-from ..version_code import Kept, diff, kept_files
-from ..version_digest import code_of, corpus_prints
 from . import PREFIX
 from .events import _event_named
 from .pages import PAGES
@@ -195,7 +195,7 @@ def _kept(store: LeagueStore, submission: Submission) -> Kept:
 
 def _code(store: LeagueStore, member: Member, number: int) -> Response:
     """A version's code as shown (:class:`VersionCode`), read from its digest (made
-    once: :mod:`~adjacency.league.version_digest`), its files spliced in as kept: the
+    once: :mod:`~adjacency.league.grading.version_digest`), its files spliced in as kept: the
     answer, of megabytes for a large project, is never parsed nor checked again, here or
     on the event loop."""
     submission = _version(store, member, number)
@@ -287,7 +287,7 @@ async def own_zip(request: Request, member: Team, version: Version) -> Response:
 def _similarity(
     store: LeagueStore, event_name: str, threshold: float, template: str | None, block: Block
 ) -> dict[str, Any]:
-    """The event's :func:`~adjacency.league.class_similarity.class_report` as the
+    """The event's :func:`~adjacency.league.grading.class_similarity.class_report` as the
     route answers it: the pairs with a file pair listed."""
     event = store.events.named(event_name)
     found = class_report(store, event, threshold, template, *block)

@@ -1,9 +1,9 @@
-"""The grading sheet (:mod:`adjacency.league.grading_sheet`) for the teacher: an event's or the
-whole league's, as JSON for the teacher's page and as CSV for a spreadsheet.
+"""The grading sheet (:mod:`adjacency.league.grading.grading_sheet`) for the teacher: an
+event's or the whole league's, as JSON for the teacher's page and as CSV for a spreadsheet.
 
 Both routes need the league's admin token (401 without it, 403 with a member's); an
 unknown event is 404. The sheet holds each team's best similarity, so it is made in
-the heavy reads' own pool (:func:`~adjacency.league.deps.heavy_read`), never on the
+the heavy reads' own pool (:func:`~adjacency.league.http.deps.heavy_read`), never on the
 event loop nor in the pool of the public reads.
 """
 
@@ -15,9 +15,9 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from ..auth import require_admin
-from ..deps import heavy_read
-from ..grading_sheet import FIELDS, as_csv, as_json, sheet
+from ..grading.grading_sheet import FIELDS, as_csv, as_json, sheet
+from ..http.auth import require_admin
+from ..http.deps import heavy_read
 from ..league_file import LeagueStore
 from ..models import ERRORS
 from ..store.records import MAX_NAME
@@ -34,7 +34,7 @@ EventName = Annotated[
 
 
 class SheetRowOut(BaseModel):
-    """One team's row (the columns of :mod:`adjacency.league.grading_sheet`)."""
+    """One team's row (the columns of :mod:`adjacency.league.grading.grading_sheet`)."""
 
     team: str
     versions: int = Field(description="versions of its code uploaded")

@@ -16,8 +16,8 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
 from ...serving.logs import say
-from ..auth import require_admin
-from ..deps import hall_of, member_named
+from ..http.auth import require_admin
+from ..http.deps import hall_of, member_named
 from ..models import ERRORS
 from . import PREFIX
 

@@ -14,8 +14,8 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
 from ...serving.logs import say
-from ..auth import require_admin
-from ..deps import member_named, store_of
+from ..http.auth import require_admin
+from ..http.deps import member_named, store_of
 from ..models import ERRORS
 from ..store.note_rows import MAX_NOTE
 from . import PREFIX

@@ -1,6 +1,6 @@
 """People's part of the JSON API: join with a name, ask who you are (and who challenges
 you), play a move; challenges are :mod:`.challenges`. Each call but joining carries the
-person's secret as the bearer token (:func:`~adjacency.league.auth.require_person`);
+person's secret as the bearer token (:func:`~adjacency.league.http.auth.require_person`);
 state-changing calls are rate-limited per address.
 """
 
@@ -13,10 +13,10 @@ from fastapi import APIRouter, Depends, Request
 
 from ...serving.addresses import address_key
 from ...serving.errors import TooMany
-from ..auth import require_person
-from ..deps import hall_of, reader_of, store_of
+from ..http.auth import require_person
+from ..http.deps import hall_of, reader_of, store_of
+from ..http.limits import check_rate
 from ..league_file import Member
-from ..limits import check_rate
 from ..models import (
     ERRORS,
     Joined,

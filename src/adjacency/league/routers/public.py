@@ -25,11 +25,11 @@ from ...core.record import game_from_text, game_to_text
 from ...ratings.glicko import Glicko
 from ...serving.details import public_record
 from ...serving.errors import GameNotFound
-from ..auth import details_for
-from ..cache import SharedAnswer
-from ..deps import hall_of, named, read, reader_of
+from ..http.auth import details_for
+from ..http.cache import SharedAnswer
+from ..http.deps import hall_of, named, read, reader_of
+from ..http.limits import check_read_rate
 from ..league_file import LeagueStore, Member
-from ..limits import check_read_rate
 from ..models import (
     ERRORS,
     GamePositions,
@@ -146,7 +146,7 @@ async def get_member(
     """A member's page data: rating history, opponents, time use, failures and one page
     of its games, newest first: ``limit`` (1-100) from the ``offset``-th (0 to
     :data:`MAX_OFFSET`; beyond, 422). A game's end is told as the asker may read it
-    (:func:`~adjacency.league.auth.details_for`: a failed bot's output is its team's
+    (:func:`~adjacency.league.http.auth.details_for`: a failed bot's output is its team's
     and the teacher's)."""
     told = details_for(request)
 
@@ -203,7 +203,7 @@ async def list_games(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[dict[str, Any]]:
     """Stored games, newest first (optionally one member's), at most ``limit`` (1-500),
-    each end told as the asker may read it (:func:`~adjacency.league.auth.details_for`)."""
+    each end told as the asker may read it (:func:`~adjacency.league.http.auth.details_for`)."""
     told = details_for(request)
 
     def rows(reader: LeagueStore) -> list[dict[str, Any]]:
@@ -218,7 +218,7 @@ async def list_games(
 @router.get("/games/{game_id}", response_model=LeagueGameState)
 async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
     """A game's state: live (with clocks) or stored (with its result, its end told as
-    the asker may read it: :func:`~adjacency.league.auth.details_for`)."""
+    the asker may read it: :func:`~adjacency.league.http.auth.details_for`)."""
     hall = hall_of(request)
     live = hall.games.live.get(game_id)
     if live is not None:
@@ -308,7 +308,7 @@ async def get_positions(request: Request, game_id: GameId) -> dict[str, Any]:
 )
 async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
     """The game's record in the text format (docs/records.md); a live game's so far.
-    Its end is told as the asker may read it (:func:`~adjacency.league.auth.details_for`):
+    Its end is told as the asker may read it (:func:`~adjacency.league.http.auth.details_for`):
     a failed program's own output only for its team and the teacher."""
     live = hall_of(request).games.live.get(game_id)
     if live is not None:

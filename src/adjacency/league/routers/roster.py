@@ -3,7 +3,7 @@ list of names added as a bot at once, answered with the printable sheet of their
 tokens, as ``adjacency league roster`` does (:mod:`adjacency.league.class_roster`: the same
 checks, the same sheet).
 
-The admin token only (:func:`~adjacency.league.auth.require_admin`). Every name is
+The admin token only (:func:`~adjacency.league.http.auth.require_admin`). Every name is
 checked before any is added (400 with the reason, nothing added); teams that are bots of
 the league already keep their tokens. The new tokens are in the sheet alone, answered
 once: the league keeps only their hashes. The sheet's commands read the token from a
@@ -19,9 +19,9 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
-from ..auth import require_admin
 from ..class_roster import plan_roster, read_roster, token_sheet
-from ..deps import hall_of, store_of
+from ..http.auth import require_admin
+from ..http.deps import hall_of, store_of
 from ..models import ERRORS
 from . import PREFIX
 

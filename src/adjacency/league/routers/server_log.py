@@ -18,8 +18,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
 from ...serving.logs import KEPT_LINES, told
-from ..auth import require_admin
-from ..deps import read
+from ..http.auth import require_admin
+from ..http.deps import read
 from ..league_file import MAX_NAME, LeagueStore
 from ..models import ERRORS
 from ..store.log_rows import KeptLog, LogLine, LogRepo

@@ -1,4 +1,4 @@
-"""An event's similarity report kept as a record (:mod:`adjacency.league.report_record`):
+"""An event's similarity report kept as a record (:mod:`adjacency.league.grading.report_record`):
 saved by the teacher (``POST .../similarity/record``: the report made now, at the
 threshold asked), read back with the marks on its pairs and what changed since
 (``GET``), and each pair marked reviewed, cleared or flagged with a note (``PUT
@@ -18,13 +18,13 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
 from ...serving.logs import say
-from ..auth import require_admin
-from ..class_similarity import class_report
-from ..deps import heavy_read, store_of
+from ..grading.class_similarity import class_report
+from ..grading.report_record import PRINTS, changes, summary
+from ..grading.similarity import THRESHOLD
+from ..http.auth import require_admin
+from ..http.deps import heavy_read, store_of
 from ..league_file import LeagueStore
 from ..models import ERRORS
-from ..report_record import PRINTS, changes, summary
-from ..similarity import THRESHOLD
 from ..store.report_rows import MAX_NOTE
 from . import PREFIX
 from .events import _event_named

@@ -10,7 +10,7 @@ without ``move``) is answered with an ``error`` and changes nothing, whereas an 
 in turn that is not a legal move (any JSON value: ``"z9"``, 10 KB of text, ``44``,
 ``null``) loses that game by illegal move
 (:meth:`~adjacency.league.play.player_actions.PlayerActions.move`); more than
-:attr:`~adjacency.league.limits.LeagueLimits.max_errors` of them close the connection
+:attr:`~adjacency.league.http.limits.LeagueLimits.max_errors` of them close the connection
 (1008). A ``failed`` message (the bot's program crashed or answered junk, in its own
 words) ends that game at once as the bot's loss
 (:meth:`~adjacency.league.play.player_actions.PlayerActions.fail`); after ``leaving`` the
@@ -48,12 +48,12 @@ from ...core.game import Termination
 from ...serving.errors import WebError
 from ...serving.limits import RateLimiter
 from ...serving.logs import say
-from ..auth import bearer
+from ..http.auth import bearer
+from ..http.limits import LeagueLimits, throttled
+from ..http.reserve import BUSY, keeps_room_for, pressed
 from ..league_file import LeagueStore, Member, token_hash
-from ..limits import LeagueLimits, throttled
 from ..play.hall import Hall
 from ..play.outbox import DRAIN, OVERFLOW_CODE, OVERFLOW_REASON, Outbox
-from ..reserve import BUSY, keeps_room_for, pressed
 from . import PROTOCOL_VERSION
 
 log = logging.getLogger(__name__)

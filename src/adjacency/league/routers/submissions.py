@@ -42,13 +42,13 @@ from ...hosting.player import load_choice
 from ...sandbox import SandboxUnavailable
 from ...serving.errors import GameNotFound, NotNow, TooLarge, WebError
 from ...serving.models import ErrorMessage
-from .. import quota
-from ..auth import details_for, require_admin, require_bot
 from ..builder import build_folder, version_folder
-from ..deps import member_named, store_of
+from ..grading.left_out import received, summary
+from ..http import quota
+from ..http.auth import details_for, require_admin, require_bot
+from ..http.deps import member_named, store_of
+from ..http.limits import check_rate
 from ..league_file import LeagueStore
-from ..left_out import received, summary
-from ..limits import check_rate
 from ..models import ERRORS, ChoiceIn, ProgramForm, Submissions, Submitted, VersionGame
 from ..standings import game_summary
 from ..store.picture_rows import What
@@ -101,7 +101,7 @@ def submission_out(
     the league file (``pictures``: :meth:`~.store.picture_rows.PicturesRepo.kept`), and
     whether its check's last output is (``outputs``:
     :meth:`~.store.output_rows.OutputsRepo.kept`); ``received``: the SHA-256 and size of
-    the zip its team sent (:func:`~adjacency.league.left_out.received`), where noted."""
+    the zip its team sent (:func:`~adjacency.league.grading.left_out.received`), where noted."""
     games, points = (results or {}).get(submission.id, (0, 0.0))
     program = False
     if db is not None and submission.status in ("accepted", "refused"):
@@ -185,7 +185,7 @@ async def _pack(request: Request) -> tuple[Packed, str]:
     """The request's zip received (:func:`_receive`) and packed
     (:func:`~adjacency.hosting.packing.pack`, or as a program played through its window
     where :data:`PROGRAM_HEADER` asks, in a thread), with the note of what it left out
-    (:func:`~adjacency.league.left_out.summary`); an intake rule broken is 400 with
+    (:func:`~adjacency.league.grading.left_out.summary`); an intake rule broken is 400 with
     the rule's words."""
     packer = _packer(request)
     receiving: asyncio.Semaphore = request.app.state.receiving
@@ -212,7 +212,7 @@ def _builds_possible(request: Request) -> None:
 
 def _admit(request: Request, member: Member) -> LeagueStore:
     """Whether the member may add a version now: a server that builds, its event's
-    upload deadline not passed, its quota (:mod:`~adjacency.league.quota`) not full;
+    upload deadline not passed, its quota (:mod:`~adjacency.league.http.quota`) not full;
     the league's store, else the refusal raised. It walks the team's build folders:
     call it in a worker thread, never on the event loop (every game's clock runs there)."""
     _builds_possible(request)

@@ -4,7 +4,7 @@ of the league for the admin, events created, edited and deleted (until they star
 started, paused, resumed, withdrawn from (and withdrawals undone until the next round),
 given an upload deadline (or none), and an event's results as one zip archive.
 
-Every JSON route needs the league's admin token (:func:`~adjacency.league.auth.require_admin`:
+Every JSON route needs the league's admin token (:func:`~adjacency.league.http.auth.require_admin`:
 401 without it or with an unknown one, 403 with a member's). Bodies are pydantic models
 with bounded fields (422 when malformed); a refusal of the event store (a taken name,
 an unknown member, a start time in the past, an event that is not scheduled) is 400
@@ -28,12 +28,12 @@ from pydantic import BaseModel, Field
 from ...core.errors import InvalidSettingsError
 from ...core.text import quote
 from ...serving.logs import say
-from ..auth import require_admin
-from ..deps import hall_of, member_named, read, store_of
 from ..event_results.event_failures import failures
 from ..event_results.event_views import archive, exports
 from ..events.event_pairing import FORMATS
 from ..events.event_store import Event
+from ..http.auth import require_admin
+from ..http.deps import hall_of, member_named, read, store_of
 from ..league_file import MAX_NAME, LeagueError, LeagueStore
 from ..models import ERRORS
 from ..overview import COMPACT, MOST, PAGE, MemberRows

@@ -18,8 +18,8 @@ from pydantic import BaseModel, Field
 
 from ...serving.errors import GameNotFound
 from ...serving.logs import say
-from ..auth import require_admin
-from ..deps import hall_of
+from ..http.auth import require_admin
+from ..http.deps import hall_of
 from ..models import ERRORS
 from ..store.void_rows import MAX_REASON
 from . import PREFIX, GameId

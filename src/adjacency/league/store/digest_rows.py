@@ -3,7 +3,7 @@
 
 A version's code as the pages show it (its kept files highlighted) and its fingerprints
 (the similarity report's input) cost seconds of CPU to make from its zip; they are made
-once, when the version is accepted (:mod:`adjacency.league.version_digest`), and stored
+once, when the version is accepted (:mod:`adjacency.league.grading.version_digest`), and stored
 here as the bytes their maker packed, so that a request reads them instead of making
 them again. The ``corpus`` holds code that is not a team's version: the template the
 teacher uploads once per league (the course's skeleton, left out of every pair) and

@@ -409,7 +409,7 @@ similarity report's corpus: the league's template and earlier years' projects.""
 
 LEFT_OUT = (("submissions", "left_out", "TEXT NOT NULL DEFAULT ''"),)
 """What an upload held besides its kept files, noted when the server received it
-(:mod:`adjacency.league.left_out`): JSON, ``''`` for nothing (or a version from before)."""
+(:mod:`adjacency.league.grading.left_out`): JSON, ``''`` for nothing (or a version from before)."""
 
 EVENT_PEOPLE = (("events", "people", "INTEGER NOT NULL DEFAULT 0"),)
 """Whether people may join the event before it starts

@@ -100,7 +100,7 @@ class SubmissionsRepo:
         the member has these bytes already, ``(that version, False)`` and nothing is
         written. Raises :class:`~.records.LeagueError` for an empty or oversized upload
         or a member who is not a bot (nothing is written). ``left_out``: what the upload
-        held besides (:mod:`adjacency.league.left_out`), kept with a new version."""
+        held besides (:mod:`adjacency.league.grading.left_out`), kept with a new version."""
         if not data:
             raise LeagueError("the upload is empty: send the zip of your project")
         if len(data) > MAX_PACKED:

@@ -9,13 +9,13 @@ import time
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from ..core.text import read_text
-from ..serving.binding import allowed_hosts_for, bind, exposure_lines
-from ..serving.sockets import SocketLimits, socket_options
+from ...core.text import read_text
+from ...serving.binding import allowed_hosts_for, bind, exposure_lines
+from ...serving.sockets import SocketLimits, socket_options
+from ..league_file import LeagueError, LeagueStore, new_token
+from ..settings import LeagueSettings
 from .app import create_app
-from .league_file import LeagueError, LeagueStore, new_token
 from .limits import LeagueLimits
-from .settings import LeagueSettings
 
 log = logging.getLogger(__name__)
 

@@ -31,11 +31,11 @@ from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..serving import room
-from ..serving.room import pressed as pressed
+from ...serving import room
+from ...serving.room import pressed as pressed
+from ..league_file import Member
+from ..play.hall import Hall
 from .auth import bearer
-from .league_file import Member
-from .play.hall import Hall
 
 TEACHER_PATHS = ("/teacher", "/league-static/", "/static/")
 """What the teacher's page loads before its first admin request (kept for anyone: they

@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .league_file import LeagueStore
-from .rules import LeagueRules
-from .store.records import LeagueError
+from ..league_file import LeagueStore
+from ..rules import LeagueRules
+from ..store.records import LeagueError
 
 MIB = 1 << 20
 

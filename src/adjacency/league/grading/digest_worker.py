@@ -37,10 +37,10 @@ import time
 import zlib
 from typing import Any
 
-from ..core.errors import AdjacencyError
-from ..sandbox import cgroup
+from ...core.errors import AdjacencyError
+from ...sandbox import cgroup
+from ..league_file import LeagueError
 from .fingerprints import pack, project_prints
-from .league_file import LeagueError
 from .lexing import MIB, cpu_budget
 from .lexing import SECONDS_PER_MIB as LEXING_SECONDS_PER_MIB
 from .version_code import Kept, highlighted, kept_files

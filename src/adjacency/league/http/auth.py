@@ -16,11 +16,11 @@ from typing import Any
 
 from fastapi import Request
 
-from ..core.details import Detail
-from ..serving.details import public
-from ..serving.errors import Forbidden, WebError
+from ...core.details import Detail
+from ...serving.details import public
+from ...serving.errors import Forbidden, WebError
+from ..league_file import Member
 from .deps import store_of
-from .league_file import Member
 from .limits import MEMBER, check_rate
 
 

@@ -39,14 +39,14 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..core.game import Termination
-from ..core.text import spreadsheet_text
+from ...core.game import Termination
+from ...core.text import spreadsheet_text
+from ..events.event_rows import ABSENCES, BOTH_ABSENT
+from ..events.event_standings import standings
+from ..events.event_store import Event
+from ..league_file import LeagueStore
+from ..store.void_rows import VOIDED
 from .class_similarity import class_report, closest
-from .events.event_rows import ABSENCES, BOTH_ABSENT
-from .events.event_standings import standings
-from .events.event_store import Event
-from .league_file import LeagueStore
-from .store.void_rows import VOIDED
 
 FIELDS = (
     "team", "versions", "accepted", "played", "most_played", "games", "points",

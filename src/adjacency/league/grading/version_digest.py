@@ -30,13 +30,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import AdjacencyError
-from ..serving.errors import WebError
-from ..serving.logs import say
+from ...core.errors import AdjacencyError
+from ...serving.errors import WebError
+from ...serving.logs import say
+from ..league_file import LeagueError, LeagueStore
+from ..store.submission_rows import Submission
 from .digest_worker import DigestStopped, made_apart, make
 from .fingerprints import ProjectPrints, pack, project_prints, unpack
-from .league_file import LeagueError, LeagueStore
-from .store.submission_rows import Submission
 from .version_code import kept_files
 
 __all__ = ["BeingPrepared", "code_of", "keep", "make", "preparing", "prints_of"]

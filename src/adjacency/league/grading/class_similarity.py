@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..serving.errors import GameNotFound
-from .events.event_store import Event
+from ...serving.errors import GameNotFound
+from ..events.event_store import Event
+from ..league_file import LeagueError, LeagueStore
+from ..store.digest_rows import TEMPLATE
+from ..store.records import Member
+from ..store.submission_rows import Submission
 from .fingerprints import ProjectPrints, unpack
-from .league_file import LeagueError, LeagueStore
 from .similarity import BLOCK_LINES, BLOCK_TOKENS, THRESHOLD, Report, compare_prints
-from .store.digest_rows import TEMPLATE
-from .store.records import Member
-from .store.submission_rows import Submission
 from .version_digest import corpus_files, files_of, prints_of
 
 

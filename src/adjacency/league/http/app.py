@@ -25,28 +25,24 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from .. import __version__
-from ..client.wire import MAX_UPLOAD
-from ..sandbox import SandboxUnavailable
-from ..serving.assets import mount_static
-from ..serving.handlers import install_error_handlers
-from ..serving.headers import install_security_headers
-from ..serving.limits import RateLimiter
-from ..serving.logs import forget_recent, keep_recent, say
-from ..serving.middleware import BodyLimit, RequestGuard
-from .builder import Builder
-from .builder import build_jobs as jobs_for_builds
-from .cache import SharedAnswer
-from .deps import HeavyReads
-from .digest_worker import stop_all as stop_digests
-from .league_file import LeagueStore
-from .limits import LeagueLimits
-from .play.hall import Hall
-from .play.hosted import HostedPlayers
-from .play.house import HousePlayers
-from .play.scheduler import TICK
-from .reserve import KeepRoom, TokenedPlaces
-from .routers import (
+from ... import __version__
+from ...client.wire import MAX_UPLOAD
+from ...sandbox import SandboxUnavailable
+from ...serving.assets import mount_static
+from ...serving.handlers import install_error_handlers
+from ...serving.headers import install_security_headers
+from ...serving.limits import RateLimiter
+from ...serving.logs import forget_recent, keep_recent, say
+from ...serving.middleware import BodyLimit, RequestGuard
+from ..builder import Builder
+from ..builder import build_jobs as jobs_for_builds
+from ..grading.digest_worker import stop_all as stop_digests
+from ..league_file import LeagueStore
+from ..play.hall import Hall
+from ..play.hosted import HostedPlayers
+from ..play.house import HousePlayers
+from ..play.scheduler import TICK
+from ..routers import (
     admin,
     challenges,
     code,
@@ -65,8 +61,12 @@ from .routers import (
     teacher,
     voids,
 )
-from .standings import standings_off_loop, stop_worker
-from .store.log_rows import KeptLog, LogRepo
+from ..standings import standings_off_loop, stop_worker
+from ..store.log_rows import KeptLog, LogRepo
+from .cache import SharedAnswer
+from .deps import HeavyReads
+from .limits import LeagueLimits
+from .reserve import KeepRoom, TokenedPlaces
 
 log = logging.getLogger("adjacency.league")
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import logging
 import time
 
-from ..core.details import Detail
-from ..serving.logs import say
-from .league_file import LeagueStore
+from ...core.details import Detail
+from ...serving.logs import say
+from ..league_file import LeagueStore
 
 log = logging.getLogger(__name__)
 

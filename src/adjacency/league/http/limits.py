@@ -8,7 +8,7 @@ throttled like any other (a local user is no more trusted than a remote one) unl
 
 Whose allowance a request spends: a member's own once the member is known (a bot's
 messages by its token, a person's moves by their secret, :func:`check_rate` after
-:func:`~adjacency.league.auth.require_person`), the address's only for what comes
+:func:`~adjacency.league.http.auth.require_person`), the address's only for what comes
 before (handshakes, joins, public reads, admin requests). A class shares one address
 (a school's network behind one NAT), so the per-address allowances are sized for
 thirty teams and thirty watchers at once (:attr:`LeagueLimits.address_burst`), and
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from fastapi import Request, WebSocket
 
-from ..serving.errors import TooMany
+from ...serving.errors import TooMany
 
 
 @dataclass
@@ -53,7 +53,7 @@ class LeagueLimits:
     code_reads_per_minute: float = 20.0
     """Reads of a team's own code (a version's view, a diff, a zip) per team per
     minute, after a burst of :attr:`code_burst`: each is a heavy read
-    (:class:`~adjacency.league.deps.HeavyReads`)."""
+    (:class:`~adjacency.league.http.deps.HeavyReads`)."""
     code_burst: int = 10
     reads_per_minute: float = 2400.0
     """Public GETs of the JSON API per address per minute: thirty pages polling every
@@ -82,7 +82,7 @@ def check_read_rate(request: Request) -> None:
 
 MEMBER = "member"
 """The attribute of ``request.state`` that names the authenticated member (set by
-:func:`~adjacency.league.auth.require_person`): its rates are its own."""
+:func:`~adjacency.league.http.auth.require_person`): its rates are its own."""
 
 
 def throttled(request_or_ws: Request | WebSocket) -> bool:

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from pygments.formatters import HtmlFormatter
 
-from ..hosting.intake import RESOURCE_SUFFIXES, take_in
-from ..hosting.sources import decode
+from ...hosting.intake import RESOURCE_SUFFIXES, take_in
+from ...hosting.sources import decode
 from .lexing import lexed
 
 CONTEXT = 3

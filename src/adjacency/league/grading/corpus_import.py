@@ -17,10 +17,10 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from ..core.errors import AdjacencyError
-from ..hosting.packing import pack
-from .league_file import LeagueStore
-from .store.records import LeagueError
+from ...core.errors import AdjacencyError
+from ...hosting.packing import pack
+from ..league_file import LeagueStore
+from ..store.records import LeagueError
 from .version_digest import corpus_prints
 
 LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")

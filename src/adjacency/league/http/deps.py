@@ -1,7 +1,7 @@
 """What the routes read from the app serving a request: the hall, the store, a member.
 
 The hall and the store live on ``app.state`` (set by
-:func:`~adjacency.league.app.create_app`).
+:func:`~adjacency.league.http.app.create_app`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import TypeVar
 
 from fastapi import Request
 
-from ..serving.errors import GameNotFound
-from .league_file import MAX_NAME, LeagueError, LeagueStore, Member
-from .play.hall import Hall
+from ...serving.errors import GameNotFound
+from ..league_file import MAX_NAME, LeagueError, LeagueStore, Member
+from ..play.hall import Hall
 
 T = TypeVar("T")
 
