@@ -6,9 +6,13 @@ CPU competed with the threads that answer requests (the GIL is one, whatever poo
 thread is in), and a digest in hand kept a stopping server waiting. Made apart:
 
 - the worker's CPU is its own: it runs at a lower priority (:data:`NICE`), and where the
-  sandbox's cgroups are delegated, in their folder of work that may wait
-  (:attr:`~adjacency.sandbox.cgroup.Priority.BUILD`), its memory capped at
-  :data:`MEMORY`; the server's process only waits for its answer, holding no CPU;
+  sandbox's cgroups are delegated, in the checks' folder, below the games
+  (:attr:`~adjacency.sandbox.cgroup.Priority.CHECK`), its memory capped at
+  :data:`MEMORY`; the server's process only waits for its answer, holding no CPU. Not
+  in the builds' folder, which runs on what everything else leaves: a version's
+  verdict waits for its digest, so on a busy machine an accepted version's games would
+  wait for an idle core (measured: a suite's live-game test of three hostile teams took
+  61 s there, 29 s before the digest moved apart);
 - its budget is :func:`budget` CPU seconds for the whole digest (each file is also held
   to its own, :func:`~.lexing.budget`): once spent, every file left is shown plain
   (:func:`~.lexing.cpu_budget`); past :data:`MARGIN` more, the kernel stops the worker
@@ -126,7 +130,7 @@ def made_apart(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
     by its CPU limit gives the digest with every file plain. Raises
     :class:`~.league_file.LeagueError` for a zip the intake refuses and
     :class:`DigestStopped` when :func:`stop_all` ended it."""
-    group = cgroup.create(cgroup.Priority.BUILD)
+    group = cgroup.create(cgroup.Priority.CHECK)
     try:
         if group is not None:
             group.cap_memory(MEMORY)
