@@ -1,8 +1,8 @@
 """The league: bots and people from anywhere play rated games around the clock.
 
-``adjacency league serve`` runs the server (:mod:`.server`; the app, :mod:`.app`, with
-one router per concern in :mod:`.routers`, who may call what in :mod:`.auth`, the caps
-in :mod:`.limits` and the bodies in :mod:`.models`). Its folders, one concern each, one
+``adjacency league serve`` runs the server (:mod:`.http.server`; the app, :mod:`.http.app`, with
+one router per concern in :mod:`.routers`, who may call what in :mod:`.http.auth`, the caps
+in :mod:`.http.limits` and the bodies in :mod:`.models`). Its folders, one concern each, one
 way (``.importlinter``: play over events over store):
 
 - :mod:`.play`: the games in play: the hall (connections, presence, the scheduler), the
@@ -11,7 +11,12 @@ way (``.importlinter``: play over events over store):
 - :mod:`.events`: class events: pairing and standings (pure functions), their store,
   runner, views and exports;
 - :mod:`.store`: the league file's rows: its database and schema, the records, the
-  repositories of members, games, ratings, submissions and settings, its backup.
+  repositories of members, games, ratings, submissions and settings, its backup;
+- :mod:`.http`: the HTTP server: the app and its wiring, who asks, the limits, the
+  places kept for tokened connections, caches, quotas and the store's write health;
+- :mod:`.grading`: what a teacher grades a team's code by: each version's code and
+  digest (made by a worker off the request pool), the similarity report and its corpus,
+  and the grading sheet.
 
 :mod:`.league_file` opens a league file and composes every repository (the store's and
 the events'); beside it, who plays whom (:mod:`.pairing`, pure functions), the rules of

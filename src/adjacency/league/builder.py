@@ -64,7 +64,7 @@ IDLE_WAIT = 5.0
 
 
 def keep_digest(store: LeagueStore, submission: Submission) -> None:
-    """Make an accepted version's digest now, once (:mod:`.version_digest`): its code
+    """Make an accepted version's digest now, once (:mod:`.grading.version_digest`): its code
     view and fingerprints are then read, never made, by requests. A digest that cannot
     be made, or that a stopping server ended, is made when first asked for."""
     try:

@@ -108,10 +108,10 @@ class LeagueRules:
     join spam does not accumulate."""
     team_versions: int = TEAM_VERSIONS
     """The most versions a team may have stored: an upload past it is refused
-    (:mod:`.quota`)."""
+    (:mod:`.http.quota`)."""
     team_mib: float = TEAM_MIB
     """The most MiB a team's stored uploads and build folders may take: an upload once
-    they reach it is refused (:mod:`.quota`)."""
+    they reach it is refused (:mod:`.http.quota`)."""
 
     def __post_init__(self) -> None:
         if self.people not in PEOPLE:

@@ -29,7 +29,7 @@ Contract, in the server's event loop (one thread, no locks):
   (:meth:`Games.save_progress`), so an aborted game keeps them, even after a crash;
 * no player is told a result that was not stored: when the store refuses the write
   (a full disk), the game is reported aborted instead and the league is *degraded*
-  (:mod:`.write_health`) until writes work again.
+  (:mod:`..http.write_health`) until writes work again.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ class Games:
         """The latest games the server stopped (:meth:`stop_game`; :mod:`adjacency.round.recent`):
         a bot's move for one, sent before it heard of the stop, is dropped, not refused."""
         self.writes = WriteHealth(store)
-        """Whether the store takes writes (:mod:`.write_health`): a game whose end it
+        """Whether the store takes writes (:mod:`..http.write_health`): a game whose end it
         refused is reported aborted and kept there."""
 
     def abort_all(self, reason: Detail) -> None:

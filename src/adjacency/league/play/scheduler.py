@@ -21,7 +21,7 @@ stopped to free them (:meth:`Scheduler.make_room`), the newest first.
 Contract, in the server's event loop (one thread, no locks): a pass reads only the
 members it may pair (never every member: a league with 25,000 people must not cost
 25,000 rows four times a second); one failing pass is logged and the next runs; while
-the store refuses writes (:attr:`.write_health.WriteHealth.failure`) nobody is paired and a
+the store refuses writes (:attr:`~..http.write_health.WriteHealth.failure`) nobody is paired and a
 write is tried every :data:`RETRY_EVERY` seconds. It starts and stops games only
 through the games in play it holds (:class:`~.games.Games`).
 """
@@ -114,7 +114,7 @@ class Scheduler:
     async def run(self) -> None:
         """Pair whoever is free, at every wake-up or tick (the server runs it as a task
         from its start to its stop); while the store refuses writes
-        (:attr:`.write_health.WriteHealth.failure`), pair nobody and try writing every
+        (:attr:`~..http.write_health.WriteHealth.failure`), pair nobody and try writing every
         :data:`RETRY_EVERY` s."""
         assert self._wake is not None
         retry = 0.0

@@ -3,7 +3,7 @@ in play, the next round), its downloads, and its page. Anyone may read them; not
 here changes the league (events are created and started with ``adjacency league
 event``). The page is sent with the event's table in it, for a browser without
 JavaScript. The API is rate limited per address like the other public reads
-(:func:`~.limits.check_read_rate`, 429 beyond); an event's downloads are computed once
+(:func:`~..http.limits.check_read_rate`, 429 beyond); an event's downloads are computed once
 per change of its games (:func:`_exports`), never once per request, and so are its
 table's JSON text and its page's HTML (:class:`Rendered`): a class of pages polling
 the crosstable costs a splice of the games in play per request, not a validation and

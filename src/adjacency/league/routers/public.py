@@ -2,10 +2,10 @@
 records and load figures. Anyone may read them; nothing here changes the league.
 
 Every database read runs in a worker thread on the store's read connection
-(:func:`~.deps.read`), never on the event loop, so a slow answer (the standings'
+(:func:`~..http.deps.read`), never on the event loop, so a slow answer (the standings'
 Bradley-Terry fit, a member's page, a pair's statistics) never stalls the games'
 clocks or the bots' connections; every route is rate limited per address
-(:attr:`~.limits.LeagueLimits.reads_per_minute`, 429 beyond).
+(:attr:`~..http.limits.LeagueLimits.reads_per_minute`, 429 beyond).
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ async def get_standings(
     aggregate tables (never every stored game) and is cached until a game ends or a member
     connects, leaves, joins or is revoked, and at least :data:`STANDINGS_AGE` seconds
     (a busy league ends many games a second); requests that arrive while it runs wait
-    for that one fit (:class:`~.cache.SharedAnswer`)."""
+    for that one fit (:class:`~..http.cache.SharedAnswer`)."""
     hall = hall_of(request)
     present = hall.presence.online()
     stamp = await _members_stamp(request)
@@ -146,7 +146,7 @@ async def get_member(
     """A member's page data: rating history, opponents, time use, failures and one page
     of its games, newest first: ``limit`` (1-100) from the ``offset``-th (0 to
     :data:`MAX_OFFSET`; beyond, 422). A game's end is told as the asker may read it
-    (:func:`~adjacency.league.http.auth.details_for`: a failed bot's output is its team's
+    (:func:`~..http.auth.details_for`: a failed bot's output is its team's
     and the teacher's)."""
     told = details_for(request)
 
@@ -170,7 +170,7 @@ async def get_pair(request: Request, a: str, b: str) -> dict[str, Any]:
     They read every rated game of the pair (0.4 s for a pair with 50,000), so the answer
     is kept per pair until the pair's rated games change (their count, one row of the
     ``results`` aggregate), for the :data:`PAIR_CACHE` pairs asked last; concurrent
-    requests share one computation (:class:`~.cache.SharedAnswer`)."""
+    requests share one computation (:class:`~..http.cache.SharedAnswer`)."""
 
     def members_and_count(reader: LeagueStore) -> tuple[Member, Member, int]:
         x, o = named(reader, a), named(reader, b)
@@ -203,7 +203,7 @@ async def list_games(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[dict[str, Any]]:
     """Stored games, newest first (optionally one member's), at most ``limit`` (1-500),
-    each end told as the asker may read it (:func:`~adjacency.league.http.auth.details_for`)."""
+    each end told as the asker may read it (:func:`~..http.auth.details_for`)."""
     told = details_for(request)
 
     def rows(reader: LeagueStore) -> list[dict[str, Any]]:
@@ -218,7 +218,7 @@ async def list_games(
 @router.get("/games/{game_id}", response_model=LeagueGameState)
 async def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
     """A game's state: live (with clocks) or stored (with its result, its end told as
-    the asker may read it: :func:`~adjacency.league.http.auth.details_for`)."""
+    the asker may read it: :func:`~..http.auth.details_for`)."""
     hall = hall_of(request)
     live = hall.games.live.get(game_id)
     if live is not None:
@@ -308,7 +308,7 @@ async def get_positions(request: Request, game_id: GameId) -> dict[str, Any]:
 )
 async def get_record(request: Request, game_id: GameId) -> PlainTextResponse:
     """The game's record in the text format (docs/records.md); a live game's so far.
-    Its end is told as the asker may read it (:func:`~adjacency.league.http.auth.details_for`):
+    Its end is told as the asker may read it (:func:`~..http.auth.details_for`):
     a failed program's own output only for its team and the teacher."""
     live = hall_of(request).games.live.get(game_id)
     if live is not None:
@@ -335,7 +335,7 @@ async def health(request: Request, response: Response) -> dict[str, Any]:
     """Whether the league works: ``ok`` (200), or ``degraded`` (503) while its database
     refuses writes (a full disk), with the store's reason; the server then pairs nobody,
     reports the games that end as aborted (no result that is not stored), and resumes
-    by itself once writes work again (:meth:`~.write_health.WriteHealth.retry`)."""
+    by itself once writes work again (:meth:`~..http.write_health.WriteHealth.retry`)."""
     hall = hall_of(request)
     degraded = hall.games.writes.failure is not None
     if degraded:

@@ -1,4 +1,4 @@
-"""An event's similarity report kept as a record (:mod:`adjacency.league.grading.report_record`):
+"""An event's similarity report kept as a record (:mod:`..grading.report_record`):
 saved by the teacher (``POST .../similarity/record``: the report made now, at the
 threshold asked), read back with the marks on its pairs and what changed since
 (``GET``), and each pair marked reviewed, cleared or flagged with a note (``PUT
@@ -105,7 +105,8 @@ def _saved(store: LeagueStore, event_name: str, template: str | None) -> dict[st
 
 
 Template = Annotated[str | None, Query(max_length=80)]
-"""The base by name: a corpus entry's or a member's (:func:`~..class_similarity.class_report`)."""
+"""The base by name: a corpus entry's or a member's
+(:func:`~..grading.class_similarity.class_report`)."""
 
 
 @router.post(

@@ -10,7 +10,7 @@ without ``move``) is answered with an ``error`` and changes nothing, whereas an 
 in turn that is not a legal move (any JSON value: ``"z9"``, 10 KB of text, ``44``,
 ``null``) loses that game by illegal move
 (:meth:`~adjacency.league.play.player_actions.PlayerActions.move`); more than
-:attr:`~adjacency.league.http.limits.LeagueLimits.max_errors` of them close the connection
+:attr:`~..http.limits.LeagueLimits.max_errors` of them close the connection
 (1008). A ``failed`` message (the bot's program crashed or answered junk, in its own
 words) ends that game at once as the bot's loss
 (:meth:`~adjacency.league.play.player_actions.PlayerActions.fail`); after ``leaving`` the
@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 
 REFUSALS_LOGGED = 20.0
 """Refused handshakes, and messages refused over a rate, logged a minute (after a
-first burst of :attr:`~.limits.LeagueLimits.burst`), so a flood of them writes a
+first burst of :attr:`~..http.limits.LeagueLimits.burst`), so a flood of them writes a
 bounded log; the next line logged counts those left out."""
 
 FAILURES = {
