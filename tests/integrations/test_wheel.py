@@ -50,7 +50,7 @@ RUNTIME = {
     "segno",
     "pygments",
 }
-EXTRAS = {"dev", "ray", "rl", "jax", "openspiel", "plots", "docs"}
+EXTRAS = {"dev", "ray", "rl", "jax", "openspiel", "plots", "docs", "newjava"}
 
 
 def run(
