@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,27 +26,42 @@ def lines() -> Iterator[str]:
         yield line
 
 
-class Marking:
-    """Standard output that puts the mark before the first answer of each game."""
+class Before:
+    """Standard output that writes ``said()`` (a line, or "" for none) just before each
+    ``bestmove`` its engine writes."""
 
-    def __init__(self, out: Any) -> None:
+    def __init__(self, out: Any, said: Callable[[], str]) -> None:
         self.out = out
+        self.said = said
 
     def write(self, text: str) -> int:
-        if "bestmove" in text and due[0]:
-            due[0] = False
-            text = text.replace("bestmove", MARK + "bestmove", 1)
+        if "bestmove" in text:
+            text = text.replace("bestmove", self.said() + "bestmove", 1)
         return int(self.out.write(text))
 
     def flush(self) -> None:
         self.out.flush()
 
 
-if __name__ == "__main__":
+def mark() -> str:
+    """The stand-in's mark where the answer is the game's first, else nothing."""
+    if not due[0]:
+        return ""
+    due[0] = False
+    return MARK
+
+
+def example_engine() -> Any:
+    """The example engine's module, loaded from its file."""
     spec = importlib.util.spec_from_file_location("minimal_engine", EXAMPLE)
     assert spec is not None and spec.loader is not None
     engine = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(engine)
+    return engine
+
+
+if __name__ == "__main__":
+    engine = example_engine()
     sys.stdin = lines()  # type: ignore[assignment]
-    sys.stdout = Marking(sys.__stdout__)  # type: ignore[assignment]
+    sys.stdout = Before(sys.__stdout__, mark)  # type: ignore[assignment]
     engine.main()
