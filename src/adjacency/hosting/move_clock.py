@@ -262,13 +262,13 @@ def blame(time: MoveTime, left: float, answered: bool = True) -> tuple[Terminati
 
 class MoveWatch:
     """One move's seconds as they pass (:meth:`stop` reads them): ``process``'s CPU
-    beyond ``charged`` (its CPU at the move's start: what it used since is this move's)
+    beyond ``since`` (its CPU at the move's start: what it used after is this move's)
     and its threads' and the server's waits for a CPU meanwhile; without a sandbox, its
     wall time alone."""
 
-    def __init__(self, process: SandboxedProcess | None, charged: float = 0.0) -> None:
+    def __init__(self, process: SandboxedProcess | None, since: float = 0.0) -> None:
         self.process = process
-        self.charged = charged
+        self.since = since
         self.waits = process.thread_waits() if process is not None else {}
         self.caller = threading.get_native_id()  # the thread that asks for the move
         self.served = process.served_seconds(self.caller) if process is not None else 0.0
@@ -286,7 +286,7 @@ class MoveWatch:
         heard = process.heard_at
         wall = (heard if answered and self.started <= heard <= now else now) - self.started
         return MoveTime(
-            max(0.0, process.cpu_seconds() - self.charged),
+            max(0.0, process.cpu_seconds() - self.since),
             wall,
             stalled_since(process, self.waits, self.served, self.caller),
             span if answered else None,
