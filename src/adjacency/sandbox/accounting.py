@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..system import proctree
 
@@ -27,6 +28,7 @@ class Ledger:
     def __init__(self) -> None:
         self._seen: dict[tuple[int, int], int] = {}
         self._waits: dict[Thread, int] = {}
+        self._calm: dict[Thread, int] = {}
         self._lock = threading.Lock()
         self._live_best = 0.0
 
@@ -39,12 +41,22 @@ class Ledger:
         waited. With ``pending``, a wait still going on counts too
         (:func:`pending_delay`: the kernel adds a wait to the run delay only once the
         thread runs again), so that a reading that ends a move, or comes before its
-        process is killed, misses none of it."""
-        now = scheduler_now() if pending else None
+        process is killed, misses none of it.
+
+        Every reading notes when each thread was last seen not ready to run (asleep or
+        waiting on a lock or a pipe): a wait still going on started after that, so a
+        thread just woken from a sleep never has its sleep read as a wait for a CPU."""
         with self._lock:
+            now = scheduler_now()
             for info in infos:
-                for thread, delay in run_delays(info.pid, now).items():
+                for thread, found in thread_readings(info.pid, pending).items():
                     key = (info.pid, info.started, thread)
+                    delay = found.delay
+                    if not found.runnable:
+                        if now is not None:
+                            self._calm[key] = now
+                    elif pending and now is not None:
+                        delay += pending_delay(found, now, self._calm.get(key, 0))
                     self._waits[key] = max(self._waits.get(key, 0), delay)
             return dict(self._waits)
 
@@ -70,32 +82,58 @@ Thread = tuple[int, int, int]
 """One thread of a sandbox: its process's pid and start time, and its own id."""
 
 
-def run_delays(pid: int, now: int | None = None) -> dict[int, int]:
-    """Nanoseconds each thread of ``pid`` waited for a CPU while ready to run, by thread
-    id (``/proc/PID/task/TID/schedstat``; with ``now``, the scheduler's clock, each
-    thread's wait still going on added: :func:`pending_delay`); empty once it is gone."""
-    found: dict[int, int] = {}
+@dataclass(frozen=True)
+class ThreadReading:
+    """One reading of a thread (``/proc/PID/task/TID``): ``delay``, the nanoseconds it
+    has waited for a CPU so far, waits that ended (``schedstat``); ``runnable``, whether
+    it is ready to run now (state ``R``: running, or waiting for a CPU); ``last_ran``,
+    the scheduler's clock when it last ran (``se.exec_start``), read only where it is
+    runnable."""
+
+    delay: int
+    runnable: bool
+    last_ran: int | None = None
+
+
+def thread_readings(pid: int, last_ran: bool = True) -> dict[int, ThreadReading]:
+    """Each thread of ``pid`` read now (:func:`thread_reading`), by thread id; empty once
+    it is gone."""
+    found: dict[int, ThreadReading] = {}
     try:
         threads = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return found
     for thread in threads:
-        delay = thread_delay(f"/proc/{pid}/task/{thread}", now)
-        if delay is not None:
-            found[int(thread)] = delay
+        reading = thread_reading(f"/proc/{pid}/task/{thread}", last_ran)
+        if reading is not None:
+            found[int(thread)] = reading
     return found
 
 
-def thread_delay(folder: str, now: int | None = None) -> int | None:
-    """Nanoseconds the thread of ``folder`` (``/proc/PID/task/TID``) waited for a CPU
-    while ready to run (its ``schedstat``; with ``now``, its wait still going on added:
-    :func:`pending_delay`); ``None`` once it is gone."""
+def thread_reading(folder: str, last_ran: bool = True) -> ThreadReading | None:
+    """The thread of ``folder`` (``/proc/PID/task/TID``) read now (when it last ran only
+    with ``last_ran``); ``None`` once it is gone."""
     try:
         with open(f"{folder}/schedstat", "rb") as stream:
             delay = int(stream.read().split()[1])
+        with open(f"{folder}/stat", "rb") as stream:
+            state = stream.read().rpartition(b")")[2].split()[0]
+        if state != b"R" or not last_ran:
+            return ThreadReading(delay, state == b"R")
+        return ThreadReading(delay, True, _exec_start(f"{folder}/sched"))
     except (OSError, IndexError, ValueError):
         return None
-    return delay + pending_delay(folder, now) if now is not None else delay
+
+
+def thread_delay(folder: str) -> int | None:
+    """Nanoseconds the thread of ``folder`` (``/proc/PID/task/TID``) waited for a CPU
+    while ready to run, waits that ended (its ``schedstat``); ``None`` once it is
+    gone."""
+    try:
+        with open(f"{folder}/schedstat", "rb") as stream:
+            return int(stream.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def longest_wait(before: dict[Thread, int], after: dict[Thread, int]) -> float:
@@ -108,30 +146,34 @@ def longest_wait(before: dict[Thread, int], after: dict[Thread, int]) -> float:
 
 def server_delay(threads: Iterable[int]) -> float:
     """Seconds this process's ``threads`` (native ids: the ones that serve a sandboxed
-    program, writing to it and reading its answers) waited for a CPU so far, waits still
-    going on included: the server's own part of a program's wall time, which the
-    program could only take for its idleness."""
-    now = scheduler_now()
-    delays = (thread_delay(f"/proc/self/task/{thread}", now) for thread in threads)
+    program, writing to it and reading its answers) waited for a CPU so far: the
+    server's own part of a program's wall time, which the program could only take for
+    its idleness. Only waits that ended count: a reader delivers an answer only after
+    it ran again, which ends its wait, and a thread woken but not yet run may have
+    slept all along (its last run tells nothing of when it woke)."""
+    delays = (thread_delay(f"/proc/self/task/{thread}") for thread in threads)
     return sum(delay for delay in delays if delay is not None) / 1e9
 
 
-def pending_delay(folder: str, now: int) -> int:
-    """Nanoseconds the thread of ``folder`` (``/proc/PID/task/TID``) has been waiting for
-    a CPU now, where it is runnable (state ``R``) and has not run for more than
-    :data:`PENDING_FLOOR`: the scheduler's clock ``now`` less when it last ran
-    (``se.exec_start``); 0 otherwise."""
-    try:
-        with open(f"{folder}/stat", "rb") as stream:
-            state = stream.read().rpartition(b")")[2].split()[0]
-        if state != b"R":
-            return 0
-        started = _exec_start(f"{folder}/sched")
-    except (OSError, IndexError, ValueError):
+def pending_delay(reading: ThreadReading, now: int, calm: int) -> int:
+    """Nanoseconds the thread of ``reading`` has been waiting for a CPU at the
+    scheduler's clock ``now``, where it is runnable and has not run for more than
+    :data:`PENDING_FLOOR`; 0 otherwise. The wait started at the later of when it last
+    ran (``last_ran``) and ``calm``, the last reading that saw it not ready to run: a
+    thread that slept since it last ran woke at some moment after that reading, and
+    the kernel keeps no record of when (the wait's start is in no file without
+    schedstats), so at most the time between two readings is taken for a wait.
+
+    >>> pending_delay(ThreadReading(0, True, 1_000_000_000), 3_000_000_000, 0)
+    2000000000
+    >>> pending_delay(ThreadReading(0, True, 1_000_000_000), 3_000_000_000, 2_950_000_000)
+    50000000
+    >>> pending_delay(ThreadReading(0, False), 3_000_000_000, 0)
+    0
+    """
+    if not reading.runnable or reading.last_ran is None:
         return 0
-    if started is None:
-        return 0
-    waiting = now - started
+    waiting = now - max(reading.last_ran, calm)
     return waiting if waiting > PENDING_FLOOR else 0
 
 
