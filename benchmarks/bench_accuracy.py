@@ -3,7 +3,7 @@
 Plays ``--games`` 8x8 games of ``--rounds`` rounds between uniformly random moves (from
 the game's seed) and the engine (``--engine``, a bot spec), the engine X in even games
 and O in odd ones, reviews each with the web app's review
-(:func:`adjacency.web.analysis.review`, its default depth and solver budget) and prints,
+(:func:`adjacency.lab.review.review`, its default depth and solver budget) and prints,
 per game, the seconds the review took, the final score and each side's accuracy and
 blunders; at the end, per side, the mean, median, least and most accuracy, the mean loss
 per move (squares, where the solver judged and where the search did) and the marks.
@@ -26,7 +26,7 @@ from bench_review import collector  # this folder is on the path
 
 from adjacency import Position
 from adjacency.bots import Limit, make_bot
-from adjacency.web.analysis import Stopper, review
+from adjacency.lab.review import Stopper, review
 
 
 def a_game(

@@ -2,7 +2,7 @@
 
 Plays one 8x8 game of 28 rounds (56 plies) between two seeded bots (``greedy`` with a
 random move 30% of the time, from ``--seed``), then reviews it ``--runs`` times
-(:func:`adjacency.web.analysis.review`, the web app's review), the last ``--loaded``
+(:func:`adjacency.lab.review.review`, the web app's review), the last ``--loaded``
 runs beside a CPU burner process, and prints per run the wall-clock time, the load
 average, the marks (ply, mark, loss, exact or the search depth), a digest of every
 event the review emitted, and the per-player summary. Exit status 1 if any two runs
@@ -24,7 +24,7 @@ from typing import Any
 
 from adjacency import Position
 from adjacency.bots import Limit, make_bot
-from adjacency.web.analysis import Emit, Stopper, review
+from adjacency.lab.review import Emit, Stopper, review
 
 
 def a_game(seed: int) -> tuple[list[Position], list[str]]:

@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from adjacency.core import Position, other
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text
-from adjacency.web.analysis import Stopper, classify, exact_result, new_engine
+from adjacency.lab.review import Stopper, classify
+from adjacency.web.analysis import exact_result, new_engine
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
 from oracles import exact_value, move_values, play_into_budget

@@ -8,7 +8,8 @@ from typing import Any
 
 from adjacency.core import Position
 from adjacency.engine.book import lookup
-from adjacency.web.analysis import SOLVE_PLIES, Stopper, analyse
+from adjacency.lab.review import Stopper
+from adjacency.web.analysis import SOLVE_PLIES, analyse
 
 
 def events_of(position: Position, depths: int) -> list[tuple[str, dict[str, Any]]]:

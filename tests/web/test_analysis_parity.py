@@ -18,14 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adjacency.core import Position
-from adjacency.web.analysis import (
-    Stopper,
-    analyse,
-    new_engine,
-    review_depth,
-    shown_depths,
-    top_lines,
-)
+from adjacency.lab.review import Stopper, review_depth
+from adjacency.web.analysis import analyse, new_engine, shown_depths, top_lines
 
 
 def turns(values: list[float]) -> int:

@@ -30,10 +30,10 @@ from fastapi import FastAPI
 
 from adjacency.bots import Bot, Search
 from adjacency.core import Position
+from adjacency.lab.review import Emit, Stopper
 from adjacency.serving.cpu_budget import CpuBudget
 from adjacency.serving.sockets import socket_options
 from adjacency.web import turns as turns_module
-from adjacency.web.analysis import Emit, Stopper
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
 from adjacency.web.routers import analysis as analysis_router

@@ -14,7 +14,7 @@ import pytest
 
 from adjacency.bots import Limit, make_bot
 from adjacency.core import Position
-from adjacency.web.analysis import Stopper, move_accuracy, review
+from adjacency.lab.review import Stopper, move_accuracy, review
 
 ENGINE = "engine:depth=6"
 

@@ -21,7 +21,7 @@ from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text
 from adjacency.engine import Engine
-from adjacency.web.analysis import (
+from adjacency.lab.review import (
     REVIEW_SOLVE_PLIES,
     Stopper,
     player_summary,

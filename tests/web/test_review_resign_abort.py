@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from adjacency.core import Position
 from adjacency.core.game import Termination
 from adjacency.core.record import game_from_text
-from adjacency.web import analysis
-from adjacency.web.analysis import Stopper
+from adjacency.lab import review as analysis
+from adjacency.lab.review import Stopper
 from adjacency.web.seats import SEAT_HEADER
 from web_helpers import HUMAN, SMALL
 

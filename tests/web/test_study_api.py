@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import Node, game_to_text, record_from_text
-from adjacency.web.analysis import INACCURACY
+from adjacency.lab.review import INACCURACY
 from oracles import exact_value, move_values
 from web_helpers import a_game_with_mistakes
 

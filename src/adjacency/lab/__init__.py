@@ -17,6 +17,9 @@ trace hooks, never from second implementations:
   the reports' presets;
 - :func:`engine_view` (:mod:`.engine_view`): the engine's iteration reports and, within the
   solver's reach, every move's exact value.
+- :func:`~.review.review` (:mod:`.review`): a game's every move judged against the best
+  (the solver's exact values in the last plies), marked and scored: the web app's game
+  review and the league's report card of a team's version.
 
 Bot-based traces are seeded and run without a time limit, so they replay; a
 :class:`Cancel` stops a lab search from another thread.

@@ -21,18 +21,10 @@ from fastapi.responses import StreamingResponse
 from ...core import InvalidPositionError, Position, board
 from ...core.game import Game
 from ...core.record import Node, game_to_text, main_line, record_from_text
+from ...lab.review import Emit, Stopper, review
 from ...serving.cpu_budget import CpuBudget, Ticket
 from ...serving.errors import WebError, quote
-from ..analysis import (
-    Emit,
-    Stopper,
-    Unanalysable,
-    analyse,
-    check_analysable,
-    judge,
-    line_positions,
-    review,
-)
+from ..analysis import Unanalysable, analyse, check_analysable, judge, line_positions
 from ..deps import SAME_SITE, Manager, limited_holders
 from ..limits import Slots
 from ..models import (

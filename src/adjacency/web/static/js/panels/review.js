@@ -1,5 +1,5 @@
 // The game review's own parts of the page: its progress bar and the per-player summary
-// (the server's `progress` and `summary` events, see adjacency.web.analysis.review).
+// (the server's `progress` and `summary` events, see adjacency.lab.review.review).
 
 import { formatSquares } from "../format.js";
 import { decimal, t } from "../i18n.js";
