@@ -13,9 +13,9 @@ import pytest
 import schemathesis
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from adjacency.league.event_models import EventSummary, EventTable
 from adjacency.league.event_results.event_views import table as event_table
 from adjacency.league.league_file import LeagueStore
-from adjacency.league.models import EventSummary, EventTable
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 from web_helpers import check_conformance
 

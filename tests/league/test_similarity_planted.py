@@ -8,15 +8,8 @@ from __future__ import annotations
 import pytest
 
 from adjacency.league.grading.fingerprints import K, project_prints
-from adjacency.league.grading.similarity import (
-    BLOCK_LINES,
-    BLOCK_TOKENS,
-    THRESHOLD,
-    Read,
-    blocks,
-    compare,
-    compare_prints,
-)
+from adjacency.league.grading.matched_blocks import BLOCK_LINES, BLOCK_TOKENS, Read, blocks
+from adjacency.league.grading.similarity import THRESHOLD, compare, compare_prints
 from code_projects import GREEDY, SKELETON
 from similarity_planted import one_function as planted_function
 from similarity_planted import ring6, ring_most, single_function, template

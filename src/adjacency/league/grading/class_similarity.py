@@ -22,7 +22,8 @@ from ..store.digest_rows import TEMPLATE
 from ..store.records import Member
 from ..store.submission_rows import Submission
 from .fingerprints import ProjectPrints, unpack
-from .similarity import BLOCK_LINES, BLOCK_TOKENS, THRESHOLD, Report, compare_prints
+from .matched_blocks import BLOCK_LINES, BLOCK_TOKENS
+from .similarity import THRESHOLD, Report, compare_prints
 from .version_digest import corpus_files, files_of, prints_of
 
 

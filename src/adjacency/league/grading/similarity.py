@@ -25,10 +25,10 @@ Contract of :func:`compare_prints` (:func:`compare` fingerprints the files first
   few statements are not a copy) and either share reaches the ``threshold`` (a file
   copied into a larger one is found from its own side);
 - a file pair is listed too, whatever its shares, when it holds a matched block
-  (:func:`blocks`): a stretch of at least ``block_tokens`` tokens and ``block_lines``
-  lines on both sides that the two files have token for token (names, strings and
-  numbers as :func:`~.fingerprints.tokens` reads them), none of it the skeleton, as
-  JPlag's minimum match lists a function copied into a larger file of one's own;
+  (:func:`.matched_blocks.blocks`): a stretch of at least ``block_tokens`` tokens and
+  ``block_lines`` lines on both sides that the two files have token for token (names,
+  strings and numbers as :func:`~.fingerprints.tokens` reads them), none of it the
+  skeleton, as JPlag's minimum match lists a function copied into a larger file of one's own;
 - a project pair is listed when one of its file pairs is; pairs are ranked by their
   best file pair's larger share, and carry the projects' own shares beside (the same
   fractions over the whole projects);
@@ -46,13 +46,13 @@ pairs only.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from .fingerprints import K, Print, ProjectPrints, Token, W, project_prints, tokens
+from .fingerprints import K, Print, ProjectPrints, W, project_prints
+from .matched_blocks import BLOCK_LINES, BLOCK_TOKENS, Block, Read, blocks, shown_lines
 
 THRESHOLD = 0.5
 """The default file share from which a file pair is listed (set from measurement: see
@@ -65,25 +65,12 @@ COMMON_SHARE = 0.5
 skeleton (most teams: 4 of 6, 5 of 9; a ring of half the class is still listed)."""
 COMMON_LEAST = 3
 """... and in at least this many projects (two teams alike are what the report is for)."""
-BLOCK_TOKENS = 80
-"""The fewest tokens of a matched block that lists its file pair whatever the shares
-(set from measurement: see docs/league.md, "Similarity across teams")."""
-BLOCK_LINES = 10
-"""... and the fewest lines it spans on each side."""
-MOST_BLOCKS = 12
-"""The most matched blocks shown for a file pair."""
 MOST_BASE_FILES = 50
 """The most files listed as holding the majority's code."""
-MOST_PLACES = 16
-"""The most places in the other file a shared fingerprint is followed from (code
-repeated more often than this is extended from its first places only)."""
 MOST_FILE_PAIRS = 6
 """The most file pairs listed for a project pair."""
 MOST_PASSAGES = 12
 """The most passages shown for a file pair."""
-MOST_LINES = 200
-"""The most lines shown of one side of a passage."""
-
 Files = Mapping[str, str]
 """A project: its files' paths and texts."""
 
@@ -101,25 +88,6 @@ class Passage:
     b_first: int
     b_last: int
     b_text: str
-
-
-@dataclass(frozen=True)
-class Block:
-    """A matched block: a stretch two files have token for token, none of it the
-    skeleton: its lines (1-based, inclusive) and text on each side, and its tokens."""
-
-    tokens: int
-    a_first: int
-    a_last: int
-    a_text: str
-    b_first: int
-    b_last: int
-    b_text: str
-
-    @property
-    def lines(self) -> int:
-        """The fewer lines of its two sides."""
-        return min(self.a_last - self.a_first, self.b_last - self.b_first) + 1
 
 
 @dataclass(frozen=True)
@@ -204,11 +172,6 @@ def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def _lines(text: str, first: int, last: int) -> str:
-    lines = text.splitlines()[first - 1 : last]
-    return "\n".join(lines[:MOST_LINES])
-
-
 Span = tuple[int, int, int, int]
 """A passage's lines: first and last on side A, first and last on side B."""
 
@@ -267,7 +230,9 @@ def _passages(
             spans.append((*a_lines, _line(b_text, other.start), _line(b_text, other.end)))
     runs = sorted(_merged(spans), key=lambda span: (span[0] - span[1], span[0]))
     return [
-        Passage(a_path, a1, a2, _lines(a_text, a1, a2), b_path, b1, b2, _lines(b_text, b1, b2))
+        Passage(
+            a_path, a1, a2, shown_lines(a_text, a1, a2), b_path, b1, b2, shown_lines(b_text, b1, b2)
+        )
         for a1, a2, b1, b2 in runs[:MOST_PASSAGES]
     ]
 
@@ -336,129 +301,6 @@ def _counted(by_file: Mapping[str, dict[str, set[int]]], earlier: set[str]) -> C
                 else:
                     counted[two, two_path, one, one_path] += 1
     return counted
-
-
-@dataclass(frozen=True)
-class Read:
-    """A file as its blocks are found in it: its text, its tokens, each token's index
-    by its first character, and where its lines start."""
-
-    text: str
-    stream: list[Token]
-    at: dict[int, int]
-    starts: list[int]
-
-    @classmethod
-    def of(cls, path: str, text: str) -> Read:
-        """``text`` (the file ``path``) read: :func:`~.fingerprints.tokens`, once."""
-        stream = tokens(path, text)
-        starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
-        return cls(text, stream, {t.start: i for i, t in enumerate(stream)}, starts)
-
-    def line(self, offset: int) -> int:
-        """The line (1-based) of the character at ``offset``."""
-        return bisect.bisect_right(self.starts, offset)
-
-
-def _masked(read: Read, prints: list[Print], skeleton: set[int]) -> bytearray:
-    """Which of the file's tokens a skeleton fingerprint covers (its :data:`K` tokens)."""
-    mask = bytearray(len(read.stream))
-    for mark in prints:
-        i = read.at.get(mark.start)
-        if mark.hash in skeleton and i is not None:
-            mask[i : i + K] = b"\x01" * len(mask[i : i + K])
-    return mask
-
-
-Run = tuple[int, int, int]
-"""A stretch both files have: its first and end token on side A, and the shift that
-takes side A's token indices to side B's."""
-
-
-def _runs(a: Read, a_prints: list[Print], b: Read, places: dict[int, list[int]]) -> list[Run]:
-    """From each of side A's prints that side B has (``places``: each hash's token
-    indices on side B), the longest stretch around it both have token for token, each
-    stretch once."""
-    one = [t.text for t in a.stream]
-    two = [t.text for t in b.stream]
-    runs: dict[int, list[tuple[int, int]]] = {}
-    out = []
-    for mark in a_prints:
-        i = a.at.get(mark.start, -1)
-        for j in places.get(mark.hash, [])[:MOST_PLACES] if i >= 0 else []:
-            shift = j - i
-            if any(s <= i < e for s, e in runs.get(shift, [])) or one[i : i + K] != two[j : j + K]:
-                continue  # extended already, or two runs of one hash
-            s, e = i, i + K
-            while s > 0 and s + shift > 0 and one[s - 1] == two[s + shift - 1]:
-                s -= 1
-            while e < len(one) and e + shift < len(two) and one[e] == two[e + shift]:
-                e += 1
-            runs.setdefault(shift, []).append((s, e))
-            out.append((s, e, shift))
-    return out
-
-
-def _unmasked(run: Run, a_mask: bytearray, b_mask: bytearray, least: int) -> list[Run]:
-    """The parts of ``run`` no skeleton print covers on either side, of ``least``
-    tokens or more."""
-    s, e, shift = run
-    out = []
-    x = s
-    while x < e:
-        while x < e and (a_mask[x] or b_mask[x + shift]):
-            x += 1
-        y = x
-        while y < e and not (a_mask[y] or b_mask[y + shift]):
-            y += 1
-        if y - x >= least:
-            out.append((x, y, shift))
-        x = y
-    return out
-
-
-def _overlaps(one: Run, two: Run) -> bool:
-    """Whether two stretches share a token on side A or on side B."""
-    x, y, d = one
-    s, e, f = two
-    return (x < e and s < y) or (x + d < e + f and s + f < y + d)
-
-
-def blocks(
-    a: Read, a_prints: list[Print], b: Read, b_prints: list[Print],
-    skeleton: set[int], block_tokens: int = BLOCK_TOKENS, block_lines: int = BLOCK_LINES,
-) -> list[Block]:  # fmt: skip
-    """The matched blocks of two files, longest first (at most :data:`MOST_BLOCKS`):
-    from each fingerprint they share (the skeleton's left out), the longest stretch
-    around it that both have token for token, cut where a skeleton fingerprint covers
-    either side; the stretches of at least ``block_tokens`` tokens and ``block_lines``
-    lines on each side, taken longest first, none overlapping one taken on either side
-    (greedy tiling, as JPlag's)."""
-    a_mask, b_mask = _masked(a, a_prints, skeleton), _masked(b, b_prints, skeleton)
-    places: dict[int, list[int]] = {}
-    for mark in b_prints:
-        j = b.at.get(mark.start)
-        if j is not None and mark.hash not in skeleton:
-            places.setdefault(mark.hash, []).append(j)
-    found = [
-        part
-        for run in _runs(a, a_prints, b, places)
-        for part in _unmasked(run, a_mask, b_mask, block_tokens)
-    ]
-    taken: list[Run] = []
-    out = []
-    for x, y, shift in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
-        if any(_overlaps((x, y, shift), other) for other in taken):
-            continue
-        a1, a2 = a.line(a.stream[x].start), a.line(a.stream[y - 1].end - 1)
-        b1, b2 = b.line(b.stream[x + shift].start), b.line(b.stream[y + shift - 1].end - 1)
-        if min(a2 - a1, b2 - b1) + 1 < block_lines:
-            continue
-        taken.append((x, y, shift))
-        out.append(Block(y - x, a1, a2, _lines(a.text, a1, a2), b1, b2, _lines(b.text, b1, b2)))
-        if len(out) == MOST_BLOCKS:
-            break
-    return out
 
 
 class _Texts:

@@ -29,7 +29,8 @@ from ...serving.errors import GameNotFound
 from ..grading.class_similarity import class_report
 from ..grading.fingerprints import K
 from ..grading.left_out import read as read_left_out
-from ..grading.similarity import BLOCK_LINES, BLOCK_TOKENS, THRESHOLD, CommonFile, FilePair
+from ..grading.matched_blocks import BLOCK_LINES, BLOCK_TOKENS
+from ..grading.similarity import THRESHOLD, CommonFile, FilePair
 from ..grading.version_code import Kept, diff, kept_files
 from ..grading.version_digest import code_of, corpus_prints
 from ..http.auth import require_admin, require_bot

@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from ...serving.errors import GameNotFound
+from ..event_models import EventSummary, EventTable
 from ..event_results.event_views import exports, render_html, table
 from ..events.event_store import Event, EventsRepo
 from ..http.auth import require_person
@@ -31,7 +32,7 @@ from ..http.cache import SharedAnswer
 from ..http.deps import hall_of, reader_of
 from ..http.limits import check_rate, check_read_rate
 from ..league_file import MAX_NAME, LeagueError, LeagueStore, Member
-from ..models import ERRORS, EventSummary, EventTable
+from ..models import ERRORS
 from . import PREFIX
 from .pages import PAGES
 

@@ -49,11 +49,12 @@ from ..http.auth import details_for, require_admin, require_bot
 from ..http.deps import member_named, store_of
 from ..http.limits import check_rate
 from ..league_file import LeagueStore
-from ..models import ERRORS, ChoiceIn, ProgramForm, Submissions, Submitted, VersionGame
+from ..models import ERRORS
 from ..standings import game_summary
 from ..store.picture_rows import What
 from ..store.records import LeagueError, Member
 from ..store.submission_rows import Submission
+from ..submission_models import ChoiceIn, ProgramForm, Submissions, Submitted, VersionGame
 from . import PREFIX
 
 router = APIRouter(prefix=PREFIX, tags=["league"], responses=ERRORS)

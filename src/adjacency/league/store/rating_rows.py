@@ -1,7 +1,7 @@
 """The league's ratings and the aggregate tables kept from its games
 (:class:`RatingsRepo`, on a :class:`~.database.LeagueDb`): reads of ``ratings``,
 ``current_ratings``, ``results`` and ``failures``, and their recomputations from the
-stored games (what :mod:`.schema`'s triggers must keep them equal to)."""
+stored games (what :mod:`.aggregates`' triggers must keep them equal to)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 from ...ratings.glicko import Glicko, rate_game
 from ..rules import rate
+from .aggregates import REBUILD
 from .database import LeagueDb
-from .schema import REBUILD
 
 
 class RatingsRepo:
@@ -126,7 +126,7 @@ class RatingsRepo:
 
     def recompute_totals(self) -> dict[str, list[tuple[object, ...]]]:
         """The aggregate tables' rows recomputed from the stored games and ratings
-        (:data:`~.schema.REBUILD`), sorted as :meth:`totals`."""
+        (:data:`~.aggregates.REBUILD`), sorted as :meth:`totals`."""
         return {table: sorted(self.db.query(query)) for table, query in REBUILD.items()}
 
     def recompute_ratings(self) -> dict[int, Glicko]:
