@@ -687,7 +687,8 @@ FORMS = (
   (``Bot:``, with a colon); the program refuses to play a blank bot or blank rounds.
   The first mover is a check box named by its own text; the start button is
   ``Mainkan``, with ``Reset`` after it.
-- ``selects-last``: the bot box (``Bot``, no colon) shows its last option, Local Search.
+- ``selects-last``: the bot box (``Bot``, no colon: Local Search, Minimax, Genetic) shows
+  its last option, Genetic: the league plays Minimax, the course's adversarial search.
 - ``stacked``: a game-mode box whose options name both players, showing ``Human vs
   Human``; three panes stacked in the form's grid, one shown by the mode (its nodes
   hidden and unmanaged), a hidden pane's label in the bot box's row before it; the bot
@@ -702,9 +703,9 @@ FORMS = (
   reading does not take for it (``AI starts``): the team names it; a check box ``Bot vs
   Bot?`` (``allBotMode``), unchecked, makes X a bot too: a game the league never plays.
 - ``radios``: radio buttons instead of boxes, each group a toggle group made in the
-  controller: the bot's (``Minimax``, ``Local Search``, showing Local Search) in the
-  grid's row of ``Bot algorithm:``, and who moves first (``Bot``, ``Person``, showing
-  Person) in a pane beside ``Who moves first:``.
+  controller: the bot's (``Local Search`` first and selected, then ``Minimax`` and
+  ``Genetic``) in the grid's row of ``Bot algorithm:``, and who moves first (``Bot``,
+  ``Person``, showing Person) in a pane beside ``Who moves first:``.
 """
 
 
@@ -785,10 +786,12 @@ def _form_fxml(shape: Shape, controller: str) -> str:
     elif shape.form == "radios":
         rows.append(
             '  <Label text="Bot algorithm:" GridPane.rowIndex="3"/>\n'
-            '  <RadioButton fx:id="minimax" text="Minimax" GridPane.rowIndex="3"'
-            ' GridPane.columnIndex="1"/>\n'
             '  <RadioButton fx:id="local" text="Local Search" GridPane.rowIndex="3"'
+            ' GridPane.columnIndex="1"/>\n'
+            '  <RadioButton fx:id="minimax" text="Minimax" GridPane.rowIndex="3"'
             ' GridPane.columnIndex="2"/>\n'
+            '  <RadioButton fx:id="genetic" text="Genetic" GridPane.rowIndex="3"'
+            ' GridPane.columnIndex="3"/>\n'
             '  <Label text="Who moves first:" GridPane.rowIndex="4"/>\n'
             '  <HBox spacing="8" GridPane.rowIndex="4" GridPane.columnIndex="1">\n'
             '    <RadioButton fx:id="botFirst" text="Bot"/>\n'
@@ -905,15 +908,17 @@ def _form_controller(shape: Shape) -> str:
 """
     elif shape.form == "radios":
         fields += [
-            "@FXML private RadioButton minimax;",
             "@FXML private RadioButton local;",
+            "@FXML private RadioButton minimax;",
+            "@FXML private RadioButton genetic;",
             "@FXML private RadioButton botFirst;",
             "@FXML private RadioButton personFirst;",
         ]
         init += [
             "ToggleGroup bots = new ToggleGroup();",
-            "minimax.setToggleGroup(bots);",
             "local.setToggleGroup(bots);",
+            "minimax.setToggleGroup(bots);",
+            "genetic.setToggleGroup(bots);",
             "local.setSelected(true);",
             "ToggleGroup first = new ToggleGroup();",
             "botFirst.setToggleGroup(first);",
@@ -922,7 +927,8 @@ def _form_controller(shape: Shape) -> str:
         ]
         who = (
             "String xBot = null;\n"
-            '        String oBot = minimax.isSelected() ? "Minimax" : "Local Search";\n'
+            '        String oBot = minimax.isSelected() ? "Minimax"'
+            ' : genetic.isSelected() ? "Genetic" : "Local Search";\n'
             "        boolean oFirst = botFirst.isSelected();"
         )
         extra = ""
@@ -967,7 +973,7 @@ def _form_controller(shape: Shape) -> str:
         options = {
             "second": '"Minimax", "Local Search"',
             "blank": '"", "Minimax", "Local Search"',
-            "last": '"Minimax", "Local Search"',
+            "last": '"Local Search", "Minimax", "Genetic"',
             "windows": '"Minimax", "Local Search"',
             "unread": '"Minimax", "Local Search"',
         }[shape.form]

@@ -14,9 +14,10 @@ look the recording lacks, rather than testing a window no program shows.
 The recordings are made by the real build and dry run (``javac`` against OpenJFX, the
 driver under Xvfb in the sandbox) of every shape here::
 
-    .venv/bin/python tests/fx_forms.py
+    .venv/bin/python tests/fx_forms.py [SHAPE...]
 
-and cannot rot: every real dry run of the JavaFX tests compares what it read with them
+(naming shapes re-records only those, keeping the others' recordings) and cannot rot:
+every real dry run of the JavaFX tests compares what it read with them
 (:func:`assert_recorded`), and ``test_fx_programs.py`` re-records one shape whole.
 """
 
@@ -57,7 +58,7 @@ CHOICES: dict[str, tuple[tuple[str, ...], ...]] = {
     SHAPES[1].name: (("Bot=Local Search",),),
     FORMS[2].name: ((" bot algorithm =local search",),),
     FORMS[6].name: ((f"{MOVES_FIRST}=AI starts",),),
-    FORMS[7].name: (("Bot algorithm=Minimax",),),
+    FORMS[7].name: (("Bot algorithm=Local Search",),),
 }
 
 PICTURE = b"\x89PNG\r\n\x1a\n recorded: no picture"
@@ -162,14 +163,14 @@ def submitted(shape: Shape, out: Path, *choose: str) -> HostedBuild:
         return fx_kind.build_fx_submission(out / "upload", out / "build", parse_choices(choose))
 
 
-def record(folder: Path) -> dict[str, Looks]:
-    """Build every recorded shape under ``folder`` and take its looks, for no choice and
+def record(folder: Path, shapes: Sequence[Shape] = RECORDED) -> dict[str, Looks]:
+    """Build each of ``shapes`` under ``folder`` and take its looks, for no choice and
     for each of :data:`CHOICES` (a look that ends refused is recorded as far as it went)."""
     from adjacency.hosting.java_build import BuildFailed
     from fx_course_projects import write
 
     out: dict[str, Looks] = {}
-    for shape in RECORDED:
+    for shape in shapes:
         build = fx_build.build_fx(write(shape, folder / "projects"), folder / "builds" / shape.name)
         looks: Looks = {}
         for k, choose in enumerate(((), *CHOICES.get(shape.name, ()))):
@@ -180,18 +181,26 @@ def record(folder: Path) -> dict[str, Looks]:
     return out
 
 
-def main() -> int:
-    """Record every shape's windows into :data:`RECORDINGS`."""
+def main(names: Sequence[str] = ()) -> int:
+    """Record the windows of the shapes ``names`` (every shape where none) into
+    :data:`RECORDINGS`, keeping the other shapes' recordings."""
     from adjacency.sandbox import check
     from sandbox_helpers import reachable_folder
 
+    known = {shape.name: shape for shape in RECORDED}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        print(f"no such shape: {', '.join(unknown)} (shapes: {', '.join(known)})", file=sys.stderr)
+        return 2
     check()
     with reachable_folder("adjacency-fx-record-") as folder:
-        looks = record(folder)
+        looks = record(folder, [known[name] for name in names] or RECORDED)
+    if names:
+        looks = {**json.loads(RECORDINGS.read_text(encoding="utf-8")), **looks}
     RECORDINGS.write_text(json.dumps(looks, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"recorded {len(looks)} shapes into {RECORDINGS}", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

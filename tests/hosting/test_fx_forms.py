@@ -42,7 +42,14 @@ VERDICTS = {
         (),
         "plays Minimax as O; your form also offers Local Search: choose on your page",
     ),
-    "selects-last": (FORMS[1], (), "plays Local Search as O"),
+    # the window opens on another bot: the league plays the course's adversarial search
+    "selects-last": (
+        FORMS[1],
+        (),
+        "plays Minimax as O; your window opens on Genetic and offers Local Search, Minimax, "
+        "Genetic: the league plays Minimax, the course's adversarial search; choose another "
+        "on your page",
+    ),
     "stacked": (
         FORMS[2],
         (),
@@ -59,8 +66,15 @@ VERDICTS = {
         "also offers Local Search: choose on your page",
     ),
     "unread-first-named": (FORMS[6], (f"{MOVES_FIRST}=AI starts",), "plays Minimax as O"),
-    "radios": (FORMS[7], (), "plays Local Search as O"),
-    "radios-chosen": (FORMS[7], ("Bot algorithm=Minimax",), "plays Minimax as O"),
+    "radios": (
+        FORMS[7],
+        (),
+        "plays Minimax as O; your window opens on Local Search and offers Local Search, "
+        "Minimax, Genetic: the league plays Minimax, the course's adversarial search; choose "
+        "another on your page",
+    ),
+    # the team chooses the bot its window opens on
+    "radios-chosen": (FORMS[7], ("Bot algorithm=Local Search",), "plays Local Search as O"),
 }
 
 
@@ -69,7 +83,8 @@ def test_a_form_is_read_as_a_person_reads_it(case: str, tmp_path: Path) -> None:
     """The league's build of each recorded form says what its program plays as a person
     reads the window: the bot the window shows (or the first real one, adversarial
     searches first, where it shows a blank, a placeholder or a person, saying what else
-    it offers), or the team's choice named as the window shows it, on the side the form
+    it offers; the adversarial search where it shows another bot, saying which it
+    passed over and why), or the team's choice named as the window shows it, on the side the form
     gives the bot (O where nothing says). It keeps that choice and the driver's options
     beside the build."""
     shape, choose, verdict = VERDICTS[case]
@@ -218,9 +233,11 @@ def test_a_group_of_radio_buttons_is_read_as_one_box() -> None:
         (c["id"], c["label"], c["options"], c["value"]) for c in listed if c["kind"] == "combo"
     ]
     assert boxes[1:] == [
-        (None, "Bot algorithm:", ["Minimax", "Local Search"], "Local Search"),
+        (None, "Bot algorithm:", ["Local Search", "Minimax", "Genetic"], "Local Search"),
         (None, "Who moves first:", ["Bot", "Person"], "Person"),
     ], listed
-    assert not {"minimax", "local", "botFirst", "personFirst"} & {c["id"] for c in listed}
-    assert dict(seen.recipe.settings)["Bot algorithm:"] == "Local Search"
+    assert not {"minimax", "local", "genetic", "botFirst", "personFirst"} & {
+        c["id"] for c in listed
+    }
+    assert dict(seen.recipe.settings)["Bot algorithm:"] == "Minimax"
     assert seen.recipe.first == ("Who moves first:", "Bot", "Person")

@@ -263,9 +263,16 @@ FORM_CASES = {
         "moves second; your form also offers Local Search: choose on your page: played",
         "Minimax",
     ),
-    # radio buttons are read as a box: the bot's group shows Local Search, and who moves
-    # first is a group in a pane beside its label, set for each game
-    "radios": (FORMS[7], "plays Local Search as O: played 2 rounds", "Local Search"),
+    # radio buttons are read as a box: the bot's group opens on Local Search, and the
+    # league plays its adversarial search, Minimax; who moves first is a group in a pane
+    # beside its label, set for each game
+    "radios": (
+        FORMS[7],
+        "plays Minimax as O; your window opens on Local Search and offers Local Search, "
+        "Minimax, Genetic: the league plays Minimax, the course's adversarial search; "
+        "choose another on your page: played 2 rounds",
+        "Minimax",
+    ),
 }
 
 
@@ -279,8 +286,9 @@ def test_a_form_is_read_as_a_person_reads_it(
     by its buttons, a box per player and no first mover, radio buttons), sent unedited as
     its Download ZIP to the real server, is accepted and plays rated games with each
     colour by the bot its window shows (or the first real one where it shows none, the
-    verdict saying what else it offers), as O (per player: on the side that must move),
-    never by itself; every form its dry runs read is the recorded one."""
+    verdict saying what else it offers; the adversarial search its bots' group offers
+    where it opens on another bot, the verdict saying why), as O (per player: on the side
+    that must move), never by itself; every form its dry runs read is the recorded one."""
     shape, verdict, bot = FORM_CASES[case]
     db = folder / "league.db"
     token = program_league(db)

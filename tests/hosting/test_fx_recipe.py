@@ -85,10 +85,58 @@ def test_a_refused_version_is_never_invited_to_choose_on_its_page() -> None:
     assert as_refused(plain_label) == plain_label == "program Main, plays Local as O"
 
 
-@pytest.mark.parametrize("shown", ["Minimax", "Local", "Genetic"])
-def test_the_option_the_window_shows_is_the_default(shown: str) -> None:
-    box = control("combo", "botType", "Bot", ["Minimax", "Local", "Genetic"], shown)
+@pytest.mark.parametrize("shown", ["Local", "Genetic"])
+def test_where_no_bot_is_an_adversarial_search_the_window_s_is_played(shown: str) -> None:
+    box = control("combo", "botType", "Bot", ["Local", "Genetic"], shown)
     assert recipe_for(form(box)).describe() == f"plays {shown} as O"
+
+
+ADVERSARIAL_NAMES = ["Minimax", "MinMax", "Min-Max", "minimax bot", "Alpha-Beta", "Adversarial"]
+OTHER_BOTS = ["Local", "Local Search", "Genetic", "Hill Climbing", "Random Move"]
+
+
+@given(
+    st.sampled_from(ADVERSARIAL_NAMES),
+    st.lists(st.sampled_from(OTHER_BOTS), min_size=1, max_size=3, unique=True),
+    st.data(),
+)
+def test_a_box_of_bots_plays_its_adversarial_search_whatever_it_opens_on(
+    adversarial: str, others: list[str], data: st.DataObject
+) -> None:
+    """A box (or radio group) offering bots by name, one an adversarial search, plays
+    that search wherever it stands and whichever bot the window opens on, saying so where
+    it passed over another; the team's choice of any option is what plays."""
+    options = data.draw(st.permutations([adversarial, *others]))
+    shown = data.draw(st.sampled_from(options))
+    box = control("combo", "botType", "Bot algorithm:", options, shown)
+    recipe = recipe_for(form(box))
+    assert dict(recipe.settings)["botType"] == adversarial
+    told = recipe.describe()
+    if shown == adversarial:
+        assert told == f"plays {adversarial} as O"
+    else:
+        assert told == (
+            f"plays {adversarial} as O; your window opens on {shown} and offers "
+            f"{', '.join(options)}: the league plays {adversarial}, the course's "
+            "adversarial search; choose another on your page"
+        )
+        assert as_refused(told) == f"plays {adversarial} as O"
+    chosen = data.draw(st.sampled_from(options))
+    assert recipe_for(form(box), {"bot algorithm": chosen}).describe() == f"plays {chosen} as O"
+
+
+def test_a_person_side_box_plays_the_adversarial_search_over_the_bot_it_shows() -> None:
+    """A box per side: the first takes the person, the second the adversarial search it
+    offers, though it opens on another bot."""
+    types = ["Human", "Local Search", "Minimax", "Genetic"]
+    recipe = recipe_for(
+        form(
+            control("combo", "typeX", "Player X:", types, "Human"),
+            control("combo", "typeO", "Player O:", types, "Genetic"),
+        )
+    )
+    assert (dict(recipe.settings)["typeX"], dict(recipe.settings)["typeO"]) == ("Human", "Minimax")
+    assert recipe.opened_on == "Genetic" and recipe.window_bots == tuple(types[1:])
 
 
 def test_an_unselected_box_plays_its_first_real_bot() -> None:

@@ -36,6 +36,13 @@ is given a default, shown to the team:
   adversarial search (minimax, alpha-beta: the course's bot against a person), else the
   first real bot option, and the recipe says
   what else the form offers (:attr:`Recipe.offers`). Never a random pick;
+- a box that offers bots by name, one of them an adversarial search (:data:`ADVERSARIAL`),
+  plays that search even where the window opens on another bot (``Local``, ``Minimax``,
+  ``Genetic``, opening on ``Genetic``): the course's teams write minimax with alpha-beta,
+  local search and genetic bots, and enter the minimax against each other, whatever
+  their window happens to open on; the recipe says which it passed over and why
+  (:attr:`Recipe.opened_on`), and the team may choose another. A box with no adversarial
+  search keeps the bot it shows;
 - empty name fields get ``Player 1``, ``Player 2``.
 
 The bot's side is then read from the choice (the side a per-side box or the mode gives
@@ -170,6 +177,11 @@ class Recipe:
     """The rounds a dry run sets to find its way to the board where the window shows none
     (a blank first option, an empty field: its Play refuses a blank form); each game sets
     its own."""
+    opened_on: str | None = None
+    """The bot the window opened on where the league played the adversarial search its
+    box also offers instead (module docstring), else ``None``."""
+    window_bots: tuple[str, ...] = ()
+    """That box's bot options as the window lists them, where :attr:`opened_on` is set."""
     reading: str = ""
     """How this recipe reads the window, in a team's words, where it can be read more
     than one way (:func:`readings`): named in a refusal that tried each."""
@@ -271,7 +283,12 @@ class Recipe:
             told = f"plays {self.bot} as X when it moves first, as O when it moves second"
         else:
             told = f"plays {self.bot} as {self.bot_mark}"
-        if self.offers:
+        if self.opened_on is not None:
+            told += (
+                f"{OPENED_HEAD}{self.opened_on} and offers {', '.join(self.window_bots)}: "
+                f"the league plays {self.bot}, {ADVERSARIAL_WHY}{OPENED_TAIL}"
+            )
+        elif self.offers:
             told += f"{OFFERS_HEAD}{', '.join(self.offers)}{OFFERS_TAIL}"
         return told
 
@@ -286,6 +303,8 @@ class Recipe:
             "fewest_rounds": self.fewest_rounds,
             "press": list(self.press),
             "offers": list(self.offers),
+            "opened_on": self.opened_on,
+            "window_bots": list(self.window_bots),
             "sides": list(self.sides) if self.sides else None,
             "look_rounds": self.look_rounds,
             "reading": self.reading,
@@ -335,7 +354,18 @@ OFFERS_HEAD = "; your form also offers "
 OFFERS_TAIL = ": choose on your page"
 """How :meth:`Recipe.describe` tells what else the form offers, and invites a choice."""
 
-_OFFERS = re.compile(re.escape(OFFERS_HEAD) + ".*?" + re.escape(OFFERS_TAIL))
+OPENED_HEAD = "; your window opens on "
+ADVERSARIAL_WHY = "the course's adversarial search"
+OPENED_TAIL = "; choose another on your page"
+"""How :meth:`Recipe.describe` tells that the league played the adversarial search over
+the bot the window opened on (``your window opens on Genetic and offers Local, Minimax,
+Genetic: the league plays Minimax, the course's adversarial search; choose another on
+your page``), and invites a choice."""
+
+_OFFERS = re.compile(
+    f"{re.escape(OFFERS_HEAD)}.*?{re.escape(OFFERS_TAIL)}"
+    f"|{re.escape(OPENED_HEAD)}.*?{re.escape(OPENED_TAIL)}"
+)
 
 
 def as_refused(label: str) -> str:
@@ -544,11 +574,11 @@ def _read(
     if order and mirror is None:
         return None
     bot_mark, bot, box = _bot_side(form, controls, boxes, settings, press, order)
-    offers: tuple[str, ...] = ()
+    offers: tuple[tuple[str, ...], str | None, tuple[str, ...]] = ((), None, ())
     if box is not None:
         bot = settings[box.name]
         if box.name in picked:
-            offers = tuple(o for o in box.options if _is_bot(o) and o != bot)
+            offers = _offers(box, bot)
     first_values, either, reading = None, None, ""
     if mirror is not None:
         reading = f"{MARKS_HEAD} ('{settings.get(mirror[0].name, '')}': the bot plays {bot_mark})"
@@ -582,11 +612,25 @@ def _read(
         bot,
         fewest,
         tuple(press),
-        offers,
+        offers[0],
         either,
         _look_rounds(rounds, fewest),
+        offers[1],
+        offers[2],
         reading,
     )
+
+
+def _offers(box: Control, bot: str) -> tuple[tuple[str, ...], str | None, tuple[str, ...]]:
+    """For the box whose ``bot`` the league picked: the other bots it offers
+    (:attr:`Recipe.offers`), and where the window opened on another bot, that bot and the
+    box's bots as the window lists them (:attr:`Recipe.opened_on`,
+    :attr:`Recipe.window_bots`)."""
+    bots = tuple(o for o in box.options if _is_bot(o))
+    shown = _shown(box)
+    if shown is not None and _is_bot(shown) and shown != bot:
+        return tuple(o for o in bots if o != bot), shown, bots
+    return tuple(o for o in bots if o != bot), None, ()
 
 
 def _bot_side(
@@ -823,16 +867,27 @@ def _default_of(
     if control in boxes.per_side:
         if not any(is_person(settings.get(c.name, "")) for c in boxes.per_side):
             return next(o for o in control.options if is_person(o)), False
-        if shown is not None and _is_bot(shown):
-            return shown, False
         bots = [o for o in control.options if _is_bot(o)]
+        if shown is not None and _is_bot(shown) and not _passes_over(shown, bots):
+            return shown, False
         return (_adversarial_first(bots)[0], True) if bots else (None, False)
     if control.kind == "combo" and control.options:
-        if shown is not None and not _is_blank(shown):
-            return shown, False
         real = [o for o in control.options if _is_bot(o)]
+        if shown is not None and not _is_blank(shown) and not _passes_over(shown, real):
+            return shown, False
         return (_adversarial_first(real)[0], True) if real else (None, False)
     return None, False
+
+
+def _passes_over(shown: str, options: Sequence[str]) -> bool:
+    """Whether the league plays another of a box's bot ``options`` than the ``shown``
+    one: ``shown`` names a bot (:data:`BOT`) but no adversarial search, and another
+    option names one (:data:`ADVERSARIAL`), the course's bot for its teams' games."""
+    return (
+        bool(BOT.search(shown))
+        and not ADVERSARIAL.search(shown)
+        and any(ADVERSARIAL.search(o) for o in options)
+    )
 
 
 def _mode_bot(
@@ -928,9 +983,11 @@ def _first_candidates(fields: Sequence[Control], rounds: Control | None) -> list
     return [c for c in fields if c.kind in ("check", "combo") and c is not rounds]
 
 
-ADVERSARIAL = re.compile(r"(?i)min.?max|alpha.?beta|\bab\b")
-"""An option naming an adversarial search: the course's bot for a game against a person,
-preferred where the league picks one (its local and genetic searches are exercises)."""
+ADVERSARIAL = re.compile(r"(?i)min.?max|alpha.?beta|\bab\b|adversarial")
+"""An option naming an adversarial search (``Minimax``, ``MinMax``, ``Min-Max``,
+``Alpha-Beta``, ``Adversarial``): the course's bot for its teams' games, preferred where
+the league picks one and over another bot the window opens on (its local and genetic
+searches are exercises)."""
 
 
 def _adversarial_first(options: Sequence[str]) -> list[str]:
