@@ -2,8 +2,8 @@
 and scheduler: a hosted move the machine starved (the seat's ``ABANDONED`` answer, as
 :func:`adjacency.hosting.move_clock.blame` gives it) abandons its game; its pair is not
 started again at once: the others are paired first, its members with other opponents,
-until its back-off has passed and the machine is no longer loaded past its cores; a
-second starved game of the same leg is drawn by the league's rule, stored and told."""
+until its back-off has passed and the machine is no longer loaded past its cores;
+however often a leg is starved, it is replayed, never decided (no draw, no result)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from adjacency.league.pairing import key
 from adjacency.league.play.hall import Hall
 from adjacency.league.play.house import HousePlayers
 from adjacency.league.play.live import LiveGame
-from adjacency.league.play.replays import BACKOFF, Replays
+from adjacency.league.play.replays import BACKOFF, LONGEST_BACKOFF, Replays
 from adjacency.serving.details import ended
 from hall_helpers import connect, run
 
@@ -51,7 +51,7 @@ def _play_out(hall: Hall, live: LiveGame) -> None:
         hall.actions.move(live.member(position.turn), live.id, position.legal_moves()[0])
 
 
-def test_a_starved_pair_waits_its_back_off_and_a_second_starved_game_is_drawn(
+def test_a_starved_pair_waits_its_back_off_and_its_leg_is_replayed_again(
     tmp_path: Path,
 ) -> None:
     async def scenario(store: LeagueStore, hall: Hall) -> None:
@@ -83,14 +83,21 @@ def test_a_starved_pair_waits_its_back_off_and_a_second_starved_game_is_drawn(
         assert all(key(g.x.id, g.o.id) != both for g in hall.scheduler.pair())
         for live in list(hall.games.live.values()):
             _play_out(hall, live)
-        # The load gone: its leg is played again, and starved again, it is drawn.
+        # The load gone: its leg is played again; starved again, it is abandoned again,
+        # never decided, and told so.
         loaded[0] = False
         replayed = next(g for g in hall.scheduler.pair() if key(g.x.id, g.o.id) == both)
         assert (replayed.pair_id, replayed.leg) == (pair, leg)
         _starve(hall, replayed)
-        (decided,) = [g for g in store.games.games(status="finished") if g.id == replayed.id]
-        assert decided.result == "draw" and decided.termination == "abandoned"
-        assert "second time" in decided.detail and "drawn" in decided.detail
+        assert replayed.id not in hall.games.live
+        assert sorted(g.id for g in store.games.games(status="aborted")) == [
+            starved.id,
+            replayed.id,
+        ]
+        assert all(
+            g.id not in (starved.id, replayed.id) for g in store.games.games(status="finished")
+        )
+        assert hall.games.replays.legs_starved(pair or 0, leg) == 2
         # Backed off again, for twice as long.
         for live in list(hall.games.live.values()):
             _play_out(hall, live)
@@ -102,11 +109,26 @@ def test_a_starved_pair_waits_its_back_off_and_a_second_starved_game_is_drawn(
     run(scenario, tmp_path)
 
 
-def test_a_leg_starved_before_a_restart_is_decided_at_its_next_starved_game(
+def test_the_back_off_doubles_up_to_its_longest_and_a_leg_is_never_decided() -> None:
+    now = [0.0]
+    replays = Replays(loaded=lambda: False, clock=lambda: now[0])
+    waits = []
+    for times in range(1, 9):
+        assert replays.starved(3, 1) == times
+        start = now[0]
+        while replays.waiting(3):
+            now[0] += 1.0
+        waits.append(now[0] - start)
+    assert waits == [min(BACKOFF * 2**k, LONGEST_BACKOFF) for k in range(8)]
+    assert replays.starved(None, 0) == 0  # a challenge is only abandoned
+
+
+def test_a_leg_starved_before_a_restart_backs_off_as_long_after_it(
     tmp_path: Path,
 ) -> None:
     """The count of a leg's starved games is the store's: a server started again after
-    a leg's first starved game draws its second, as the first server would have."""
+    a leg's first starved game backs the pair off for twice as long at its second, as
+    the first server would have, and decides nothing."""
     seen: dict[str, object] = {}
 
     async def before(store: LeagueStore, hall: Hall) -> None:
@@ -126,9 +148,16 @@ def test_a_leg_starved_before_a_restart_is_decided_at_its_next_starved_game(
                 connect(hall, member)
             (replayed,) = hall.scheduler.pair()
             assert (replayed.pair_id, replayed.leg) == (pair, leg)
+            now = [5000.0]
+            hall.games.replays.clock = lambda: now[0]
             _starve(hall, replayed)
-            (decided,) = [g for g in store.games.games(status="finished") if g.id == replayed.id]
-            assert decided.result == "draw" and "second time" in decided.detail
+            assert {g.id for g in store.games.games(status="aborted")} >= {replayed.id}
+            assert not any(g.id == replayed.id for g in store.games.games(status="finished"))
+            assert hall.games.replays.legs_starved(pair, leg) == 2
+            now[0] += 2 * BACKOFF - 1
+            assert hall.games.replays.waiting(pair)
+            now[0] += 2
+            assert not hall.games.replays.waiting(pair) or hall.games.replays.loaded()
         finally:
             await hall.stop()
             store.close()
@@ -151,5 +180,38 @@ def test_only_the_starved_games_of_legs_still_to_play_are_counted(tmp_path: Path
         (second,) = hall.scheduler.pair()
         hall.games.stop_game(second, ended("aborted", player="x"))
         assert store.games.starved_legs() == {}
+
+    run(scenario, tmp_path)
+
+
+def test_an_events_starved_game_is_replayed_in_its_round_after_its_back_off(
+    tmp_path: Path,
+) -> None:
+    """An event's board whose game the machine starved waits out its back-off (nothing
+    else pairs its members meanwhile), is then played again in its round, and the event
+    counts only the replayed game."""
+
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        now = [1000.0]
+        hall.games.replays = Replays(loaded=lambda: False, clock=lambda: now[0])
+        for name in ("a", "b"):
+            connect(hall, store.members.add_member(name, "bot")[0])
+        store.events.create("final", "round-robin", None, ["a", "b"])
+        store.events.start("final")
+        (first,) = hall.scheduler.pair()
+        _starve(hall, first)
+        assert hall.scheduler.pair() == []  # its board waits, no ladder game meanwhile
+        now[0] += BACKOFF + 1
+        (replayed,) = hall.scheduler.pair()
+        assert (replayed.pair_id, replayed.leg) == (first.pair_id, first.leg)
+        _play_out(hall, replayed)
+        while store.events.named("final").status != "finished":
+            for live in hall.scheduler.pair():
+                _play_out(hall, live)
+        event = store.events.named("final")
+        played = store.events.games(event.id)
+        assert len(played) == 2 and not any(g.forfeit for g in played)
+        assert first.id not in store.events.game_ids(event.id)
+        assert replayed.id in store.events.game_ids(event.id)
 
     run(scenario, tmp_path)

@@ -64,6 +64,7 @@ class DetailCode(StrEnum):
     SERVER_STOPPED_DURING = "server-stopped-during"
     HOSTED_SERVER_FAILED = "hosted-server-failed"
     HOSTED_STARVED = "hosted-starved"
+    # Stored by earlier leagues, which drew a leg starved twice; no longer given.
     HOSTED_STARVED_TWICE = "hosted-starved-twice"
     HOSTED_LATE = "hosted-late"
     HOSTED_CPU = "hosted-cpu"

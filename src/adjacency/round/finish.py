@@ -63,15 +63,6 @@ def abandon(state: Round, detail: Detail, now: float) -> Step:
     return after, (Ended(None, Termination.ABANDONED, detail),)
 
 
-def drawn_by_rule(state: Round, detail: Detail, now: float) -> Step:
-    """The game stops, drawn by a rule of its server where neither side is to blame and
-    a replay would not end (its termination ``abandoned``, its result a draw). Raises
-    :class:`NotAllowed` if it is over."""
-    _in_play(state)
-    after = stop_clocks(state, now).ended("draw", Termination.ABANDONED, detail)
-    return after, (Ended("draw", Termination.ABANDONED, detail),)
-
-
 def _in_play(state: Round) -> None:
     if state.is_over:
         raise NotAllowed(f"the game is over ({state.termination.value})")

@@ -299,13 +299,6 @@ class Games:
         self._take(live, finish.abandon(self._round(live), reason, time.monotonic()))
         self._store_aborted(live)
 
-    def decide_drawn(self, live: LiveGame, reason: Detail) -> None:
-        """End the game in play ``live`` drawn by the league's rule (a leg the machine
-        starved twice, :mod:`.replays`): its termination ``abandoned``, its result a
-        draw, stored and rated as any finished game, both sides told."""
-        self._take(live, finish.drawn_by_rule(self._round(live), reason, time.monotonic()))
-        self._finish(live)
-
     def arrive(self, live: LiveGame, square: object) -> None:
         """A bot's move is in: played now, or, sooner than its side's pace after it was
         asked, held until then. The clock stops as the move comes in (the bot is charged

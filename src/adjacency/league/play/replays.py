@@ -1,5 +1,5 @@
-"""Replays that end: which pairs whose game the machine starved may play again, and when
-a second starved game is decided instead (:class:`Replays`).
+"""Replays held back: when a pair whose game the machine starved may play it again
+(:class:`Replays`).
 
 A hosted move the machine's other work starved (measured outside its sandbox:
 :mod:`adjacency.hosting.move_clock`) abandons its game without a result, and the pair's
@@ -8,15 +8,16 @@ starts its programs again (two JVMs and two displays for driven programs), addin
 load that starved it: one pair was started 16 times in 14 minutes so. So:
 
 - **back off**: a pair whose game was starved is not paired again for
-  :data:`BACKOFF` seconds, doubled at each further starved game of the pair (the
-  scheduler pairs the others first), and not while the machine is still loaded past its
-  cores (its load average over the last minute, the load that starved it);
-- **a second starved game of the same leg is decided**: it is drawn (``draw``, its
-  termination ``abandoned``, the detail saying why), so no leg is replayed for ever and
-  neither side gains by the machine's load. A leg is one game of a pair (its colours).
-  The count survives a restart: the server starts with the starved games the store
-  keeps of the legs still to play (``GamesRepo.starved_legs``); a back-off's time does
-  not (a restart's own start is a pause).
+  :data:`BACKOFF` seconds, doubled at each further starved game of the pair up to
+  :data:`LONGEST_BACKOFF` (the scheduler pairs the others first; an event's board
+  waits), and not while the machine is still loaded past its cores (its load average
+  over the last minute, the load that starved it);
+- **never decided by the load**: however often a leg is starved, it is replayed; no
+  result, draw included, comes from the machine's load. A leg is one game of a pair
+  (its colours). The count survives a restart: the server starts with the starved games
+  the store keeps of the legs still to play (``GamesRepo.starved_legs``), so the
+  back-off after a restart is as long as it would have been; a back-off's time does not
+  (a restart's own start is a pause).
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from dataclasses import dataclass
 BACKOFF = 60.0
 """Seconds a pair waits after its first starved game (doubled at each further one)."""
 
-DECIDED_AFTER = 2
-"""The starved game of a leg that is decided (drawn) rather than abandoned."""
+LONGEST_BACKOFF = 960.0
+"""The most seconds a pair waits after a starved game: a machine that starves games for
+hours delays a leg by at most this past its load's end, and tries it no more often."""
 
 
 @dataclass
@@ -64,19 +66,21 @@ class Replays:
         self._legs: dict[tuple[int, int], int] = dict(legs or {})
         self._pairs: dict[int, _Starved] = {}
 
-    def starved(self, pair: int | None, leg: int) -> bool:
-        """A game of ``pair``'s ``leg`` was starved: back the pair off; whether this
-        game is to be decided (drawn) rather than abandoned (:data:`DECIDED_AFTER`). A
-        game of no pair (a challenge) is only abandoned."""
+    def starved(self, pair: int | None, leg: int) -> int:
+        """A game of ``pair``'s ``leg`` was starved: back the pair off (longer with each
+        starved game of the pair, those of its legs before a restart included); how many
+        of the leg's games were starved so far. A game of no pair (a challenge) is only
+        abandoned (0)."""
         if pair is None:
-            return False
+            return 0
         moment = self.clock()
         count = self._legs.get((pair, leg), 0) + 1
         self._legs[(pair, leg)] = count
         before = self._pairs.get(pair)
-        times = (before.count if before is not None else 0) + 1
-        self._pairs[pair] = _Starved(times, moment + BACKOFF * 2 ** (times - 1))
-        return count >= DECIDED_AFTER
+        times = max(before.count if before is not None else 0, count - 1) + 1
+        wait = min(LONGEST_BACKOFF, BACKOFF * 2 ** (times - 1))
+        self._pairs[pair] = _Starved(times, moment + wait)
+        return count
 
     def waiting(self, pair: int) -> bool:
         """Whether ``pair`` is backed off now: its time not yet passed, or the machine

@@ -278,16 +278,18 @@ class Scheduler:
         event's deadline, its opponent there, loses the game at once; both absent, both
         lose it at once; during the :data:`RECONNECT_GRACE` after the server starts, and
         within :data:`REFUSED_WAIT` of the league refusing an absent bot's connection, the
-        game waits for them instead). A game that waits for a slot for a hosted side
+        game waits for them instead; a board whose game the machine starved waits out its
+        back-off, :mod:`.replays`). A game that waits for a slot for a hosted side
         has ladder games stopped for it (:meth:`make_room`; ``pairs``: the events').
         Returns the games started and how many of ``starts`` wait for a slot."""
         started: list[LiveGame] = []
         short = 0
         grace = time.monotonic() - self.up_since < RECONNECT_GRACE
         room = self.games.hosted.room()
+        waiting = self.games.replays.waiting  # a board the machine starved waits
         for start in starts:
             x, o = members.get(start.x), members.get(start.o)
-            if x is None or o is None or x.revoked or o.revoked:
+            if x is None or o is None or x.revoked or o.revoked or waiting(start.pair):
                 continue
             if self.games.busy[x.id] >= x.concurrency or self.games.busy[o.id] >= o.concurrency:
                 continue

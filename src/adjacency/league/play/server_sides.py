@@ -81,10 +81,6 @@ class Referee(Protocol):
         """End the game as aborted (no result)."""
         ...
 
-    def decide_drawn(self, live: LiveGame, reason: Detail) -> None:
-        """End the game drawn by the league's rule (a leg starved twice)."""
-        ...
-
     @property
     def replays(self) -> Replays:
         """The pairs whose games the machine starved (:mod:`.replays`)."""
@@ -309,15 +305,18 @@ class ServerSides:
 
     def _starved(self, live: LiveGame, name: str, account: str) -> None:
         """A hosted side the machine did not run (at its start, or at a move): not the
-        bot's fault, so no result; the pair is played again later (:mod:`.replays`),
-        and a leg starved twice is drawn by that rule."""
-        if self.games.replays.starved(live.pair_id, live.leg):
-            self.games.decide_drawn(
-                live, ended("hosted-starved-twice", player=name, account=account)
-            )
-        else:
-            say(log, logging.WARNING, "game-replayed-starved", game=live.id, player=name)
-            self.games.stop_game(live, ended("hosted-starved", player=name, account=account))
+        bot's fault, so no result, however often it happens; the pair's leg is played
+        again once its back-off has passed (:mod:`.replays`), an event's in its round."""
+        times = self.games.replays.starved(live.pair_id, live.leg)
+        say(
+            log,
+            logging.WARNING,
+            "game-replayed-starved",
+            game=live.id,
+            player=name,
+            times=max(times, 1),
+        )
+        self.games.stop_game(live, ended("hosted-starved", player=name, account=account))
 
     def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
         """A hosted move's thread has not come back :data:`OVERRUN` s past its wall cap
