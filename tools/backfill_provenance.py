@@ -28,7 +28,9 @@ Usage, from the checkout: ``python tools/backfill_provenance.py [DATABASE]`` fil
 table (default: the shipped one); ``--puzzles N`` writes the shipped puzzle files'
 records, re-proving N puzzles of each (``--seed S`` draws them; ``--file NAME``: of that
 file only); ``--weights`` fills the
-shipped weights files. Rows and files that already have a record are left as they are,
+shipped weights files; ``--weights-data`` gives them their training data's and weights'
+SHA-256 (:func:`record_weights_data`: the learned evaluation's command is run again,
+about 4 minutes of CPU). Rows and files that already have a record are left as they are,
 so running it twice changes nothing.
 """
 
@@ -312,6 +314,85 @@ def backfill_weights() -> list[Path]:
     return written
 
 
+DATA_NOT_MADE_AGAIN = {
+    "patterns-8x8.json": (
+        "fitted before the training data was hashed, and its 55,000 labelled positions "
+        "were not made again to hash them: about 18 CPU minutes at 20 ms a position "
+        "(docs/lab-notes/2026-11-23-training-data-cost.md), not spent on the shared 2-core "
+        "machine that recorded this; its command makes them again, the same for any --jobs"
+    ),
+}
+"""Why a shipped weights file's training data was not made again to hash it, by name."""
+
+
+def rerun_training(command: str, out: Path) -> dict[str, Any]:
+    """Run a weights file's recorded ``adjacency train-eval`` command again, writing to
+    ``out``; the ``training`` section of what it wrote."""
+    import shlex
+
+    from adjacency.cli import main as cli
+
+    words = shlex.split(command)
+    if words[:2] != ["adjacency", "train-eval"]:
+        raise SystemExit(f"not a train-eval command: {command!r}")
+    if cli([*words[1:], "--out", str(out)]) != 0:
+        raise SystemExit(f"the recorded command failed: {command!r}")
+    return dict(json.loads(out.read_text(encoding="utf-8"))["training"])
+
+
+def record_weights_data() -> list[Path]:
+    """Give every shipped weights file's ``training`` section what it lacks of its
+    ``weights_sha256`` (of the weights as they are) and its ``data`` record; returns the
+    files written. The data's hash is taken by running the file's recorded command again
+    (the generation is seeded and single-threaded) and kept only if the weights that run
+    fits equal the file's, which shows the data is the file's own; the run's provenance
+    goes with it. A file named in :data:`DATA_NOT_MADE_AGAIN`, or whose rerun fits other
+    weights, gets ``"not recorded"`` and why. Never a guessed hash."""
+    from adjacency.engine.weights_file import NOT_RECORDED, weights_sha256
+
+    written = []
+    for path in WEIGHTS:
+        text = path.read_text(encoding="utf-8")
+        content = json.loads(text)
+        training = content["training"]
+        if "data" in training and "weights_sha256" in training:
+            continue
+        training["weights_sha256"] = weights_sha256(content)
+        if "data" not in training:
+            why = DATA_NOT_MADE_AGAIN.get(path.name)
+            if why is not None:
+                training["data"] = {"sha256": NOT_RECORDED, "why": why}
+            else:
+                with tempfile.TemporaryDirectory() as scratch:
+                    started = time.process_time()
+                    again = rerun_training(training["command"], Path(scratch) / path.name)
+                    cpu = round(time.process_time() - started, 1)
+                if again["weights_sha256"] == training["weights_sha256"]:
+                    training["data"] = {
+                        **again["data"],
+                        "made_again": {
+                            "how": "the recorded command run again; the weights it fitted "
+                            "equal this file's, so this is the data they were fitted on",
+                            "cpu_seconds": cpu,
+                            "provenance": again["provenance"],
+                        },
+                    }
+                else:
+                    training["data"] = {
+                        "sha256": NOT_RECORDED,
+                        "why": "fitted before the training data was hashed; the recorded "
+                        f"command run again at commit {again['provenance']['commit']} fits "
+                        "other weights, so its data is not this file's",
+                    }
+        compact = "\n" not in text.strip()  # the pattern file is one line, the other indent=0
+        dumped = (
+            json.dumps(content, separators=(",", ":")) if compact else json.dumps(content, indent=0)
+        )
+        path.write_text(dumped + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("database", nargs="?", type=Path, help="a solved table to fill")
@@ -319,6 +400,10 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the re-proved puzzles' draw")
     parser.add_argument("--file", choices=sorted(PUZZLE_BUILDS), help="only this puzzle file")
     parser.add_argument("--weights", action="store_true", help="the shipped weights files")
+    parser.add_argument(
+        "--weights-data", action="store_true",
+        help="the shipped weights files' data and weights hashes (reruns their commands)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.puzzles is not None:
         for path in backfill_puzzles(args.puzzles, args.seed, args.file):
@@ -326,7 +411,12 @@ def main(argv: list[str]) -> None:
     if args.weights:
         for path in backfill_weights():
             print(f"gave {path} a provenance record")
-    if args.database is not None or (args.puzzles is None and not args.weights):
+    if args.weights_data:
+        for path in record_weights_data():
+            print(f"recorded the data and weights hashes of {path}")
+    if args.database is not None or (
+        args.puzzles is None and not args.weights and not args.weights_data
+    ):
         target = args.database or SHIPPED
         print(f"{backfill(target)} rows given a provenance record in {target}")
 

@@ -18,7 +18,13 @@ from adjacency.engine.kernels import layout
 from adjacency.engine.kernels.bits import write_geometry
 from adjacency.engine.kernels.evaluate import LEARNED, LEARNED_SHIFT, POSITIONAL, evaluate
 from adjacency.engine.kernels.features import N_FEATURES, NAMES, feature_vector
-from adjacency.engine.weights_file import DEFAULT_FILE, WeightsError, load_weights
+from adjacency.engine.weights_file import (
+    DEFAULT_FILE,
+    WeightsError,
+    file_weights_sha256,
+    load_weights,
+)
+from adjacency.training.fit import data_record, label_positions, self_play_positions
 from engine_positions import random_position
 
 
@@ -107,6 +113,13 @@ def test_train_eval_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert summary["positions"] > 300 and summary["exact_labels"] > 0
     table, version = load_weights(out)
     assert version == 7 and table[10, :N_FEATURES].any()
+    # the file names its data by hash: the same seed's positions, made again, hash the same
+    training = json.loads(out.read_text())["training"]
+    again = label_positions(self_play_positions(random.Random(1), 12), 2, 4)
+    assert training["data"] == data_record(again)
+    assert training["data"]["positions"] == summary["positions"]
+    assert training["weights_sha256"] == file_weights_sha256(out)
+    assert data_record(again[1:])["sha256"] != training["data"]["sha256"]
     assert main(["train-eval", "--games", "1", "--out", str(out), "--window", "0"]) == 2
     assert "too few positions" in capsys.readouterr().err
 

@@ -10,6 +10,7 @@ positions."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import random
@@ -297,6 +298,10 @@ def test_fit_only_fits_the_shards_made_so_far_and_makes_none(
     assert np.array_equal(table, expand(expected))
     meta = json.loads(out.read_text())["training"]
     assert meta["shards"] == sorted(job.done) and meta["command"].endswith("--fit-only")
+    # the data is named by the manifest's hash, which pins every shard's own
+    manifest = (directory / "manifest.json").read_bytes()
+    assert meta["data"]["sha256"] == hashlib.sha256(manifest).hexdigest()
+    assert meta["data"]["positions"] == meta["positions"] + meta["held_out_positions"]
     # the training run's provenance: code, libraries, machine, its options and seed
     record = meta["provenance"]
     assert record["settings"]["fit_only"] is True and record["settings"]["ridge"] == 100

@@ -235,7 +235,7 @@ def source_data(texts: list[str]) -> list[dict[str, Any]]:
     import hashlib
     import json
 
-    from ..training.dataset import MANIFEST
+    from ..training.dataset import MANIFEST, manifest_sha256
 
     found: list[dict[str, Any]] = []
     for text in texts:
@@ -244,7 +244,11 @@ def source_data(texts: list[str]) -> list[dict[str, Any]]:
         item: dict[str, Any] = {
             "from": text,
             "hashed": hashed.name,
-            "sha256": hashlib.sha256(hashed.read_bytes()).hexdigest(),
+            "sha256": (
+                manifest_sha256(path)
+                if kind == "data"
+                else hashlib.sha256(path.read_bytes()).hexdigest()
+            ),
         }
         if kind == "data":
             manifest = json.loads(hashed.read_text(encoding="utf-8"))

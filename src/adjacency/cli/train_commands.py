@@ -113,7 +113,24 @@ def run_weights(args: argparse.Namespace) -> int:
         if figures:
             print("  " + ", ".join(f"{k}={v}" for k, v in figures.items()))
         print("\n".join(f"  {line}" for line in describe(training.get("provenance"))))
+        print("\n".join(f"  {line}" for line in hashes_shown(name, training)))
     return 0
+
+
+def hashes_shown(name: str, training: dict[str, Any]) -> list[str]:
+    """The lines of ``adjacency weights`` on a shipped file's hashes: its training data's
+    SHA-256 (or why it was not recorded) and its weights' own, checked against the file."""
+    from ..engine.weights_file import DEFAULT_FILE, NOT_RECORDED, file_weights_sha256
+
+    data = training.get("data") or {"sha256": NOT_RECORDED, "why": "no data record"}
+    if data.get("sha256") == NOT_RECORDED:
+        lines = [f"training data: sha256 not recorded: {data.get('why', 'no reason given')}"]
+    else:
+        lines = [f"training data: sha256 {data['sha256']} ({data.get('positions')} positions)"]
+    recorded = training.get("weights_sha256", "not recorded")
+    held = file_weights_sha256(DEFAULT_FILE.parent / name)
+    verdict = "matches the file" if recorded == held else f"the file's weights hash to {held}"
+    return [*lines, f"weights: sha256 {recorded} ({verdict})"]
 
 
 PLAYERS_TEXT = "v1:1,v1:2,v3:2,v4:3"
@@ -378,7 +395,7 @@ def run_train(args: argparse.Namespace) -> int:
     from ..core.errors import AdjacencyError
     from ..engine import warmup
     from ..engine.weights_file import save_weights
-    from ..training.fit import fit, label_positions, self_play_positions
+    from ..training.fit import data_record, fit, label_positions, self_play_positions
 
     if args.exact_plies is None:
         args.exact_plies = 16 if args.data is not None else 8
@@ -422,9 +439,12 @@ def run_train(args: argparse.Namespace) -> int:
         "rms_error_pieces": stats["rms_error_pieces"],
     }
     meta["provenance"] = training_provenance(args)
+    meta["data"] = data_record(samples)
     save_weights(table, out, args.version, meta)
     print(
-        json.dumps({k: v for k, v in meta.items() if k not in ("rms_error_pieces", "provenance")})
+        json.dumps(
+            {k: v for k, v in meta.items() if k not in ("rms_error_pieces", "provenance", "data")}
+        )
     )
     print(f"wrote {out}")
     return 0
@@ -444,6 +464,7 @@ def run_train_patterns(args: argparse.Namespace) -> int:
     from ..system.signals import sigterm_as_interrupt
     from ..training.fit import (
         chunks,
+        data_record,
         fit_patterns,
         generate_samples,
         holdout_errors,
@@ -503,8 +524,9 @@ def run_train_patterns(args: argparse.Namespace) -> int:
         meta["held_out_rms_pieces"] = holdout_errors(train, test, table, args.window)
     meta["rms_error_pieces"] = stats["rms_error_pieces"]
     meta["provenance"] = training_provenance(args)
+    meta["data"] = data_record([s for group in labelled for s in group])  # held out too
     save_patterns(table, out, args.version, meta)
-    shown = {k: v for k, v in meta.items() if k not in ("rms_error_pieces", "provenance")}
+    shown = {k: v for k, v in meta.items() if k not in ("rms_error_pieces", "provenance", "data")}
     print(json.dumps({**shown, "generation_seconds": seconds}))
     print(f"wrote {out}")
     return 0
@@ -654,7 +676,14 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
 
     from ..engine.weights_file import UNITS, save_patterns
     from ..training.backed_up import job_labels
-    from ..training.dataset import phase_rows_from_shards, relabelled, shard_rows, split
+    from ..training.dataset import (
+        MANIFEST,
+        manifest_sha256,
+        phase_rows_from_shards,
+        relabelled,
+        shard_rows,
+        split,
+    )
     from ..training.fit import fit_pattern_phases, holdout_table
 
     out = args.out or Path("patterns-8x8.json")
@@ -709,9 +738,16 @@ def _fit_job(args: argparse.Namespace, job: Any, summary: dict[str, Any]) -> int
         meta["held_out_rms_pieces"] = holdout_table(columns, features, labels / UNITS, plies, table)
     meta["rms_error_pieces"] = stats["rms_error_pieces"]
     meta["provenance"] = training_provenance(args)
+    meta["data"] = {
+        "sha256": manifest_sha256(job.directory),
+        "hashed": f"the job's {MANIFEST} (every shard's SHA-256 and the settings)",
+        "positions": count + meta["held_out_positions"],
+    }
     save_patterns(table, out, args.version, meta)
     shown = {
-        k: v for k, v in meta.items() if k not in ("rms_error_pieces", "command", "provenance")
+        k: v
+        for k, v in meta.items()
+        if k not in ("rms_error_pieces", "command", "provenance", "data")
     }
     print(json.dumps({**summary, **shown}))
     print(f"wrote {out}")

@@ -15,11 +15,18 @@ to symmetry, then one per feature, then the parity weight) in 1/:data:`UNITS` pi
 the name of the pattern set; :func:`shipped_patterns` reads :data:`PATTERN_FILE`. Files
 written before the parity weight (no ``terms`` field, one weight fewer a phase) read
 with a parity weight of 0, which is how they were fitted and how they played.
+
+Either file's ``training`` section says how it was fitted: the command, its figures, a
+provenance record, the training data's identity (``data``: its SHA-256, or
+:data:`NOT_RECORDED` and why) and the weights' own SHA-256 (``weights_sha256``,
+:func:`weights_sha256`), which :func:`save_weights` and :func:`save_patterns` write.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -48,6 +55,12 @@ TERMS = ("parity",)
 (:data:`~adjacency.engine.kernels.patterns.PARITY`)."""
 
 
+NOT_RECORDED = "not recorded"
+"""The ``sha256`` of a ``training`` section's ``data`` when the data's hash was not taken
+(a file fitted before it was, whose data could not be made again): the section's ``why``
+says why. Never a guessed hash."""
+
+
 class WeightsError(AdjacencyError):
     """A file that is not a weights file of these features (missing, malformed, other units)."""
 
@@ -64,11 +77,29 @@ def save_weights(
         "units": UNITS,
         "features": list(NAMES),
         "weights": {str(p): [int(v) for v in table[p, :N_FEATURES]] for p in range(2, 65)},
-        "training": meta,
     }
+    content["training"] = {**meta, "weights_sha256": weights_sha256(content)}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(content, indent=0) + "\n", encoding="utf-8")
     return content
+
+
+def weights_sha256(content: Mapping[str, Any]) -> str:
+    """The weights' own SHA-256: of a weights or pattern file's ``weights`` field written
+    as compact JSON (``json.dumps(..., separators=(",", ":"))``). Not of the file's bytes:
+    the file holds this hash in its ``training`` section, and a record added to that
+    section later (provenance) leaves the weights, and so their hash, as they were."""
+    text = json.dumps(content["weights"], separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def file_weights_sha256(path: Path) -> str:
+    """:func:`weights_sha256` of the weights or pattern file at ``path``;
+    :class:`WeightsError` naming the file if it cannot be read or holds no weights."""
+    try:
+        return weights_sha256(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise WeightsError(f"cannot hash the weights of {str(path)!r}: {exc}") from None
 
 
 def load_weights(path: Path = DEFAULT_FILE) -> tuple[np.ndarray, int]:
@@ -124,8 +155,8 @@ def save_patterns(
         "features": list(NAMES),
         **({"terms": list(TERMS)} if has_parity(fitted) else {}),
         "weights": [[int(v) for v in row] for row in fitted],
-        "training": meta,
     }
+    content["training"] = {**meta, "weights_sha256": weights_sha256(content)}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(content, separators=(",", ":")) + "\n", encoding="utf-8")
     return content
@@ -190,10 +221,14 @@ def training_record(path: Path) -> dict[str, Any]:
     return training
 
 
+SHIPPED_FILES = (DEFAULT_FILE, PATTERN_FILE)
+"""Every weights file the package ships (the files of :data:`DEFAULT_FILE`'s folder)."""
+
+
 def shipped_training() -> dict[str, dict[str, Any]]:
-    """The :func:`training_record` of each shipped file (:data:`DEFAULT_FILE`,
-    :data:`PATTERN_FILE`), by file name."""
-    return {path.name: training_record(path) for path in (DEFAULT_FILE, PATTERN_FILE)}
+    """The :func:`training_record` of each shipped file (:data:`SHIPPED_FILES`), by file
+    name."""
+    return {path.name: training_record(path) for path in SHIPPED_FILES}
 
 
 def pattern_table(choice: str) -> tuple[np.ndarray, int]:

@@ -213,6 +213,14 @@ def _write_atomically(path: Path, content: bytes) -> None:
     os.replace(temporary, path)
 
 
+def manifest_sha256(directory: Path) -> str:
+    """The SHA-256 of the job's ``manifest.json`` in ``directory`` (its bytes): what
+    identifies the job's data, since the manifest lists every shard with its own SHA-256
+    (checked on reading) and the settings that made them, so it pins every shard without
+    hashing them all."""
+    return hashlib.sha256((directory / MANIFEST).read_bytes()).hexdigest()
+
+
 @dataclass
 class Job:
     """A job directory as its manifest describes it: the settings and the finished shards

@@ -24,6 +24,7 @@ a ``numpy`` gather or ``bincount``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -130,6 +131,21 @@ def label_positions(
         if progress is not None and (i + 1) % 50 == 0:
             progress("labels", i + 1, len(positions))
     return samples
+
+
+def data_record(samples: Sequence[Sample]) -> dict[str, Any]:
+    """What identifies a run's training data, for its weights file's ``training``
+    section (``data``): ``sha256``, of its labelled positions in the order they were
+    generated, each ``[fen, plies, label, exact]``, as one compact JSON list (a label as
+    Python writes a float, so exactly), ``hashed`` saying so, and ``positions``. Two runs
+    hash equal exactly when they generated the same positions with the same labels."""
+    rows = [[s.fen, s.plies, s.label, s.exact] for s in samples]
+    text = json.dumps(rows, separators=(",", ":"))
+    return {
+        "sha256": hashlib.sha256(text.encode("ascii")).hexdigest(),
+        "hashed": "the labelled positions in order, [fen, plies, label, exact] each, as JSON",
+        "positions": len(rows),
+    }
 
 
 def feature_matrix(samples: Sequence[Sample]) -> np.ndarray:
