@@ -1,6 +1,10 @@
 // The live game shown on the page: the server's latest state, what the person is
 // looking at (a past ply, or the live position), the bot's thinking and a hint.
-// The server owns the game; this object only follows its event stream.
+// The server owns the game; this object only follows its event stream. What changed
+// (a move played, moves taken back, the game over) it learns from the stream's
+// happenings (`moved`, `took_back`, `ended`), each sent just before the state they
+// lead to; only a state with none told (the first one shown, one after a reconnection)
+// is compared with the last.
 
 import { api } from "./api.js";
 import { guessState } from "./guess.js";
@@ -29,6 +33,7 @@ export class LiveGame {
     this.resync = false;
     this.shownResultFor = null;
     this.guessed = null; // {square, color, base, receivedAt}: this browser's move drawn, not yet the server's
+    this.happened = []; // the happenings told of the state to come: [{name, version, ...data}]
     this.onChange = onChange;
     this.onOver = onOver;
     this.onThinking = onThinking;
@@ -91,9 +96,17 @@ export class LiveGame {
     if (this.source) this.source.close();
     const source = new EventSource(api.eventsUrl(id));
     this.source = source;
+    for (const name of ["moved", "took_back", "ended"]) {
+      source.addEventListener(name, (event) => {
+        if (this.source !== source) return;
+        this.happened.push({ name, ...JSON.parse(event.data) });
+      });
+    }
     source.addEventListener("state", (event) => {
       if (this.source !== source) return;
       const state = JSON.parse(event.data);
+      const happened = this.happened.filter((h) => h.version === state.version);
+      this.happened = [];
       if (this.resync) {
         // After a reconnection (the server may have restarted) trust the server's state.
         this.resync = false;
@@ -101,7 +114,7 @@ export class LiveGame {
         this.apply(state, { animate: false });
         return;
       }
-      this.apply(state);
+      this.apply(state, { happened });
     });
     source.addEventListener("thinking", (event) => {
       if (this.source !== source) return;
@@ -165,8 +178,12 @@ export class LiveGame {
     return true;
   }
 
-  apply(state, { animate = true } = {}) {
+  // The server's `state`; `happened`: the happenings the stream told of it (what
+  // changed since the last state), or null where none were told (then the two states
+  // are compared).
+  apply(state, { animate = true, happened = null } = {}) {
     const g = this.guessed;
+    let guessKept = false; // the server played this browser's guessed move, already shown
     if (g && this.state && this.state.id === state.id) {
       if (state.version <= g.base.version) return; // stale or duplicate
       const move = state.moves[g.base.moves.length];
@@ -178,12 +195,19 @@ export class LiveGame {
       if (!move || move.square !== g.square || move.color !== g.color) {
         this.state = g.base; // the server went another way: its state follows the last one it sent
         animate = false;
+      } else {
+        guessKept = true;
       }
     }
     const old = this.state;
     if (old && old.id === state.id && state.version <= old.version) return; // stale or duplicate
     const sameGame = old && old.id === state.id;
-    const grew = sameGame && state.moves.length === old.moves.length + 1;
+    const told = sameGame && happened !== null && happened.length > 0;
+    const said = (name) => happened.some((h) => h.name === name);
+    const grew = told
+      ? said("moved") && !guessKept
+      : sameGame && state.moves.length === old.moves.length + 1;
+    const undone = told ? said("took_back") : sameGame && state.moves.length < old.moves.length;
     const seats = this.viewer.seats;
     for (const color of ["x", "o"]) {
       const own = seats.length === 1 && seats[0] === color;
@@ -192,7 +216,7 @@ export class LiveGame {
     this.state = state;
     this.receivedAt = performance.now(); // the clocks in the state are as of now
     if (!sameGame || state.moves.length !== old.moves.length) this.hint = null;
-    if (sameGame && state.moves.length < old.moves.length) this.review = null; // undone
+    if (undone) this.review = null;
     if (this.viewPly !== null && this.viewPly > state.moves.length) this.viewPly = null;
     if (state.thinking) {
       if (!this.thinking || this.thinking.info.color !== state.thinking.color) {
@@ -204,7 +228,8 @@ export class LiveGame {
     this.onChange({ animate: animate && grew && this.viewPly === null });
     if (grew) this.onMove(state.moves[state.moves.length - 1], state);
     if (sameGame && state.rematch && !old.rematch) this.onRematch(state.rematch);
-    if (state.status === "over" && this.shownResultFor !== state.id) {
+    const over = state.status === "over" && (!told || said("ended"));
+    if (over && this.shownResultFor !== state.id) {
       this.shownResultFor = state.id;
       if (sameGame) this.onOver();
     }
