@@ -59,6 +59,10 @@ sandbox's memory; and driven / direct.
 
     python benchmarks/bench_hosted.py --programs --bots 12 --swiss-rounds 3 --rounds 8
 
+With ``--loops N`` (``--swiss``, ``--programs``), N busy loops outside the league run
+while each Swiss plays (its uploads and checks before them are quiet), and the load
+average they made is printed: the Swiss's games beside the machine's other work.
+
 ``--fair``: more programs than the server has slots, at the course's setting (8x8 from
 the start, ``--move-time`` s a move: give 5 for the course's): ``--bots`` Python programs (default
 twice ``--hosted-jobs``) that each use their whole wall-clock budget, as course programs
@@ -107,6 +111,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 import zipfile
@@ -665,7 +670,8 @@ def hosted_swiss(
         playing = [n for n, t in zip(names, tokens, strict=True) if seen[t][0] == "accepted"]
         run_event(hosted, playing, args.swiss_rounds)
         hosted.start()
-        figures = play_event(hosted, "swiss", args.bound)
+        with loops_beside(args.loops):
+            figures = play_event(hosted, "swiss", args.bound)
         with contextlib.closing(sqlite3.connect(hosted.db)) as connection:
             used = connection.execute(  # the clocks' charge: the sandboxes' CPU seconds
                 "SELECT coalesce(sum(x_time + o_time), 0) FROM games WHERE status = 'finished'"
@@ -676,6 +682,33 @@ def hosted_swiss(
     figures["refused"] = len(names) - len(playing)
     figures["bot_cpu_per_game"] = float(used) / max(1, int(figures["games"]))
     return figures
+
+
+@contextlib.contextmanager
+def loops_beside(count: int) -> Iterator[None]:
+    """``count`` busy loops outside the league (``--loops``, each in a session of its
+    own) while the event plays, the load average sampled each minute and printed."""
+    if count <= 0:
+        yield
+        return
+    from load_helpers import busy_loops
+
+    loads: list[float] = []
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(60.0):
+            loads.append(os.getloadavg()[0])
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    with busy_loops(count):
+        sampler.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            loads.append(os.getloadavg()[0])
+    print(f"beside {count} busy loops: load average {min(loads):.1f} to {max(loads):.1f}")
 
 
 def with_bot_named(folder: Path) -> bytes:
@@ -743,6 +776,9 @@ def main() -> None:
     parser.add_argument("--swiss", action="store_true", help="hosted bots in a Swiss")
     parser.add_argument("--bots", type=int, default=30, help="hosted bots of --swiss (30)")
     parser.add_argument("--swiss-rounds", type=int, default=3, help="rounds of the Swiss (3)")
+    parser.add_argument(
+        "--loops", type=int, default=0, help="--swiss, --programs: busy loops beside the play"
+    )
     parser.add_argument("--hosted-jobs", type=int, default=None, help="the server's (cores)")
     parser.add_argument("--starts", type=int, default=5, help="bot starts timed each way (5)")
     parser.add_argument("--bound", type=float, default=3600.0, help="most seconds an event")
