@@ -190,38 +190,51 @@ def test_the_analysis_board_without_a_game_grows_its_own_tree_and_plays_from_it(
     close(tab)
 
 
-def learning(tab: Any, server: str, state: dict[str, Any]) -> None:
-    """The finished game ``state`` reviewed, and learning from its mistakes started."""
-    open_game(tab, server, state)
-    tab.click("#btn-review")
-    tab.wait_for_selector("#btn-learn:not([hidden])")
-    tab.click("#btn-learn")
-    expect(tab.locator("#learn-text")).not_to_be_empty()
+BROKEN_WORDS = """(sel) => {
+  const broken = [];
+  for (const cell of document.querySelectorAll(sel)) {
+    const text = cell.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+    let at = 0;
+    for (const word of text.textContent.split(" ")) {
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + word.length);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (word && lines.size > 1) broken.push(word);
+      at += word.length + 1;
+    }
+  }
+  return broken;
+}"""
+"""The words of the matched cells' text drawn on more than one line (broken mid-word)."""
 
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
-def test_the_learning_panel_comes_into_view_with_the_board(
+def test_a_reviewed_games_summary_fits_and_learning_comes_into_view_then_plays_a_variation(
     server: str, browser: Any, locale: str, size: str
 ) -> None:
-    """Its button is under the review; the panel opens above it, in view with the board
-    (on a phone just under the pinned board)."""
-    state, _record = mistakes_game(server)
+    """One finished game's journey: the review's summary fits the side column with whole
+    headers; Learn's button is under the review and its panel opens above it, in view with
+    the board (on a phone just under the pinned board); once learning has ended, a click
+    on the board plays a variation."""
+    state, record = mistakes_game(server)
     tab = tab_in(browser, server, locale, size)
-    learning(tab, server, state)
+    open_game(tab, server, state)
+    tab.click("#btn-review")
+    tab.wait_for_selector("#review-summary table")
+    tab.wait_for_selector("#btn-learn:not([hidden])")  # the review has ended
+    table = tab.locator("#review-summary table").bounding_box()
+    panel = tab.locator(".graph-panel").bounding_box()
+    assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
+    assert tab.evaluate(BROKEN_WORDS, "#review-summary th") == []
+    checked(tab, size)
+    tab.click("#btn-learn")
+    expect(tab.locator("#learn-text")).not_to_be_empty()
     where = tab.eval_on_selector("#learn", "e => e.getBoundingClientRect().y")
     assert in_view(tab, "#learn"), where
     assert in_view(tab, "#board")  # the prompt and the board at once
     checked(tab, size)
-    close(tab)
-
-
-@pytest.mark.parametrize(("locale", "size"), CASES)
-def test_once_learning_has_ended_a_click_on_the_board_plays_a_variation(
-    server: str, browser: Any, locale: str, size: str
-) -> None:
-    state, record = mistakes_game(server)
-    tab = tab_in(browser, server, locale, size)
-    learning(tab, server, state)
     skips = 0
     while tab.locator("#learn-skip").is_visible():  # through every mistake to the end
         tab.click("#learn-skip")
@@ -294,9 +307,13 @@ def test_a_finished_clocked_game_cannot_be_undone_and_rematch_waits_for_its_end(
 
 
 @pytest.mark.parametrize(("locale", "size"), CASES)
-def test_without_a_game_save_reads_and_looks_disabled(
+def test_without_a_game_save_is_disabled_the_editor_refuses_and_the_games_dialog_fits(
     server: str, browser: Any, locale: str, size: str
 ) -> None:
+    """One page without a game: Save reads and looks disabled; the editor's refusal of too
+    many plies left is in the page's language; the saved games' dialog names its actions
+    column and keeps its buttons on the screen."""
+    mistakes_game(server)  # at least one saved game
     tab = tab_in(browser, server, locale, size)
     no_game(tab, server)
     expect(tab.locator("#btn-save")).to_have_attribute("aria-disabled", "true")
@@ -304,15 +321,6 @@ def test_without_a_game_save_reads_and_looks_disabled(
     assert tab.evaluate(looks, "#btn-save") == tab.evaluate(looks, "#btn-rematch")  # disabled
     assert float(tab.evaluate(looks, "#btn-save")) < 1
     checked(tab, size)
-    close(tab)
-
-
-@pytest.mark.parametrize(("locale", "size"), CASES)
-def test_the_editors_refusal_of_too_many_plies_is_in_the_pages_language(
-    server: str, browser: Any, locale: str, size: str
-) -> None:
-    tab = tab_in(browser, server, locale, size)
-    no_game(tab, server)
     tab.click("#btn-editor")
     tab.click("#editor-start")  # the 8x8 start: 56 empty squares
     tab.fill("#editor-form input[name=plies]", "57")
@@ -327,54 +335,6 @@ def test_the_editors_refusal_of_too_many_plies_is_in_the_pages_language(
     expect(tab.locator("#analysis")).to_be_hidden()
     checked(tab, size)
     tab.click("#editor-close")
-    close(tab)
-
-
-BROKEN_WORDS = """(sel) => {
-  const broken = [];
-  for (const cell of document.querySelectorAll(sel)) {
-    const text = cell.firstChild;
-    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
-    let at = 0;
-    for (const word of text.textContent.split(" ")) {
-      const range = document.createRange();
-      range.setStart(text, at);
-      range.setEnd(text, at + word.length);
-      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-      if (word && lines.size > 1) broken.push(word);
-      at += word.length + 1;
-    }
-  }
-  return broken;
-}"""
-"""The words of the matched cells' text drawn on more than one line (broken mid-word)."""
-
-
-@pytest.mark.parametrize(("locale", "size"), CASES)
-def test_the_review_summary_fits_its_panel_with_whole_headers(
-    server: str, browser: Any, locale: str, size: str
-) -> None:
-    state, _record = mistakes_game(server)
-    tab = tab_in(browser, server, locale, size)
-    open_game(tab, server, state)
-    tab.click("#btn-review")
-    tab.wait_for_selector("#review-summary table")
-    tab.wait_for_selector("#btn-learn:not([hidden])")  # the review has ended
-    table = tab.locator("#review-summary table").bounding_box()
-    panel = tab.locator(".graph-panel").bounding_box()
-    assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
-    assert tab.evaluate(BROKEN_WORDS, "#review-summary th") == []
-    checked(tab, size)
-    close(tab)
-
-
-@pytest.mark.parametrize(("locale", "size"), CASES)
-def test_the_games_dialog_names_its_actions_and_keeps_them_on_the_screen(
-    server: str, browser: Any, locale: str, size: str
-) -> None:
-    mistakes_game(server)  # at least one saved game
-    tab = tab_in(browser, server, locale, size)
-    no_game(tab, server)
     tab.click("#btn-games")
     tab.wait_for_selector("#games-list table")
     edges = tab.eval_on_selector_all(
