@@ -223,20 +223,6 @@ def test_watchers_and_a_waiting_player_read_whose_move_it_is_without_undo_or_hin
         tab.context.close()
 
 
-def test_the_graphs_ply_label_names_the_ply_the_move_counter_shows(server: str, page: Any) -> None:
-    game = new_game(server, rounds=2)
-    path = f"/api/games/{game['id']}"
-    api(server, "POST", f"{path}/moves", {"square": empty_square(server, game["id"])})
-    wait_until(lambda: api(server, "GET", path)["human_to_move"], what="the bot's reply")
-    goto(page, f"{server}/?game={game['id']}")
-    shown_plies(page, 2)
-    assert page.inner_text("#nav-pos") == "2 / 2"
-    assert page.locator("#graph text").last.text_content() == "ply 2 of 4"
-    page.click("#nav-back")
-    assert page.inner_text("#nav-pos") == "1 / 2"
-    assert page.locator("#graph text").last.text_content() == "ply 1 of 4"
-
-
 # ------------------------------------------- announcements, typed moves, sound
 
 COUNT_NOTES = """
@@ -373,45 +359,33 @@ def played_game(page: Any, server: str, **settings: Any) -> dict[str, Any]:
     return game
 
 
-def test_axe_finds_nothing_serious_in_a_game_the_editor_and_the_analysis(
+def test_a_played_game_its_move_list_graph_and_editor_and_axe_finds_nothing_serious(
     server: str, page: Any
 ) -> None:
-    """axe-core (vendored) on the play page in a game with moves, then with the position
-    editor open, then analysing the edited position, and on the rules page: no serious
-    or critical violation (before: the move list's names, the theme picker's contrast;
-    the rules figure's aria-label without a role)."""
+    """One game of two plies, its checks independent of each other on one page.
+
+    * The move list's buttons are named by round and side, their names starting with the
+      shown text; the graph's ply label names the ply the move counter shows.
+    * The bars (names, scores), the status line and the "Viewing position after 1 of 2"
+      banner describe the game: while the editor shows another position they are hidden,
+      and they come back with the game.
+    * axe-core (vendored) in the game with moves, with the position editor open, analysing
+      the edited position, and on the rules page: no serious or critical violation
+      (before: the move list's names, the theme picker's contrast; the rules figure's
+      aria-label without a role)."""
     played_game(page, server)
     assert axe_violations(page) == []
-    name = page.locator("#moves button").first.get_attribute("aria-label")
-    assert name.startswith(page.locator("#moves button").first.inner_text().split()[0])
-    assert page.locator("h1").count() == 1
-    page.click("#btn-editor")
-    page.wait_for_selector("#editor:not([hidden])")
-    assert axe_violations(page) == []
-    page.click("#editor-analyse")
-    page.wait_for_selector("#analysis:not([hidden])")
-    assert axe_violations(page) == []
-    goto(page, f"{server}/rules")
-    assert axe_violations(page) == []
-
-
-def test_the_move_lists_names_number_rounds_and_start_with_the_shown_text(
-    server: str, page: Any
-) -> None:
-    played_game(page, server)
     first, second = page.locator("#moves button").all()
     for button, color in ((first, "X"), (second, "O")):
         shown = " ".join(button.inner_text().split())
         name = button.get_attribute("aria-label")
         assert name.startswith(f"{shown}: round 1, {color}, converts"), (shown, name)
-
-
-def test_the_editor_hides_what_describes_the_game(server: str, page: Any) -> None:
-    """The bars (names, scores), the status line and the "Viewing position after 1 of 2"
-    banner describe the game: while the editor shows another position they are hidden,
-    and they come back with the game."""
-    played_game(page, server)
+    assert page.locator("h1").count() == 1
+    assert page.inner_text("#nav-pos") == "2 / 2"
+    assert page.locator("#graph text").last.text_content() == "ply 2 of 4"
     page.click("#nav-back")
+    assert page.inner_text("#nav-pos") == "1 / 2"
+    assert page.locator("#graph text").last.text_content() == "ply 1 of 4"
     page.wait_for_selector("#history-banner:not([hidden])")
     page.click("#btn-editor")
     page.wait_for_selector("#editor:not([hidden])")
@@ -421,6 +395,14 @@ def test_the_editor_hides_what_describes_the_game(server: str, page: Any) -> Non
     page.click("#editor-close")
     for shown in ("#bar-top", "#bar-bottom", "#history-banner"):
         assert page.locator(shown).is_visible(), shown
+    page.click("#btn-editor")
+    page.wait_for_selector("#editor:not([hidden])")
+    assert axe_violations(page) == []
+    page.click("#editor-analyse")
+    page.wait_for_selector("#analysis:not([hidden])")
+    assert axe_violations(page) == []
+    goto(page, f"{server}/rules")
+    assert axe_violations(page) == []
 
 
 def board_in_view(tab: Any) -> bool:
