@@ -102,7 +102,7 @@ def test_a_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> 
 
 def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
     """Another device opens a game between two bots while they play (the watcher's view:
-    no seat, the playback controls; 16 plies half a second apart) and stays to its end.
+    no seat, the playback controls; 8 plies half a second apart) and stays to its end.
     The bots have the server's names ("Beginner bot"): the page says them in Indonesian.
 
     The game's creator pauses it as soon as it starts, so the watcher sees a game in
@@ -117,7 +117,7 @@ def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, brow
             "o": {"kind": "bot", "level": 2},
             "rows": 6,
             "cols": 6,
-            "rounds": 8,
+            "rounds": 4,
         },
     )
     control = f"/api/games/{game['id']}/control"
@@ -163,7 +163,11 @@ def test_the_switch_overrides_the_browser_and_is_remembered(server: str, browser
     page.context.close()
 
 
-def test_an_api_error_is_shown_in_indonesian_from_its_code(server: str, browser: Any) -> None:
+def test_an_api_error_from_its_code_and_the_rules_page_in_indonesian(
+    server: str, browser: Any
+) -> None:
+    """An API error is shown in Indonesian from its code (the play page's notice, the
+    editor's verdict); then the rules page, in the same tab, has no English left."""
     page = new_page(browser, "id-ID")
     goto(page, f"{server}/?game=tidak-ada")
     # GameNotFound with code game_not_found: the page words it, not the English detail.
@@ -175,36 +179,6 @@ def test_an_api_error_is_shown_in_indonesian_from_its_code(server: str, browser:
     page.locator("#editor-clear").click()
     page.locator("#editor-analyse").click()
     expect(page.locator("#editor-error")).to_contain_text("Posisi mustahil: ada 0 bidak")
-    page.context.close()
-
-
-def test_the_lab_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
-    page = new_page(browser, "id-ID")
-    goto(page, f"{server}/lab")
-    page.wait_for_selector("#lab-board svg")
-    expect(page.locator("html")).to_have_attribute("lang", "id")
-    expect(page.locator("#tree-summary")).to_contain_text("Tekan Cari")
-    page.locator("#tree-form button[type=submit]").click()
-    page.wait_for_selector("#tree-view g.node[data-ply='1']")
-    expect(page.locator("#tree-summary")).to_contain_text("simpul pohon")
-    page.locator("#tree-step-reset").click()
-    page.locator("#tree-step").click()
-    expect(page.locator("#tree-step-text")).to_contain_text("langkah 1 dari")
-    left = english_left(page, lab_allowed(server))
-    assert not left, left  # the tree panel
-    assert axe_violations(page) == []
-    page.locator(".lab-tabs button[data-tab=counts]").click()
-    page.locator("#counts-form button[type=submit]").click()
-    expect(page.locator("#counts-view tbody tr")).to_have_count(6)
-    left = english_left(page, lab_allowed(server))
-    assert not left, left  # the counts panel
-    assert axe_violations(page) == []
-    assert page.console_errors == []
-    page.context.close()
-
-
-def test_the_rules_page_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
-    page = new_page(browser, "id-ID")
     goto(page, f"{server}/rules")
     expect(page.locator("h1")).to_have_text("Aturan dan cara bermain")
     expect(page.locator("html")).to_have_attribute("lang", "id")
@@ -308,8 +282,26 @@ def assert_indonesian_and_accessible(server: str, page: Any) -> None:
     assert page.console_errors == []
 
 
-def test_the_labs_depth_panel_in_indonesian(server: str, browser: Any) -> None:
-    page = lab_page(server, browser, "depth")
+def test_the_lab_and_each_of_its_panels_in_indonesian(server: str, browser: Any) -> None:
+    """One lab page in Indonesian, each panel in turn on :data:`SMALL` (the panels are
+    independent: each runs its own search): the tree (its summary and stepping), the
+    counts, depth vs cost, a climb (annealing, then a restarting hill climb), the genetic
+    search and the engine's view."""
+    page = lab_page(server, browser, "tree")
+    expect(page.locator("#tree-summary")).to_contain_text("Tekan Cari")
+    page.locator("#tree-form button[type=submit]").click()
+    page.wait_for_selector("#tree-view g.node[data-ply='1']", timeout=SEARCH)
+    expect(page.locator("#tree-summary")).to_contain_text("simpul pohon")
+    page.locator("#tree-step-reset").click()
+    page.locator("#tree-step").click()
+    expect(page.locator("#tree-step-text")).to_contain_text("langkah 1 dari")
+    assert_indonesian_and_accessible(server, page)  # the tree panel
+    page.locator(".lab-tabs button[data-tab=counts]").click()
+    page.locator("#counts-form button[type=submit]").click()
+    expect(page.locator("#counts-view tbody tr")).to_have_count(6)
+    assert_indonesian_and_accessible(server, page)  # the counts panel
+
+    page.locator(".lab-tabs button[data-tab=depth]").click()
     page.locator("#depth-form input[name=seconds]").fill("0.3")
     page.locator("#depth-form button[type=submit]").click()
     page.wait_for_selector("#depth-view svg polyline", timeout=SEARCH)
@@ -318,11 +310,8 @@ def test_the_labs_depth_panel_in_indonesian(server: str, browser: Any) -> None:
     seconds = page.locator("#depth-view tbody tr td:nth-child(4)").first.inner_text()
     assert re.fullmatch(r"\d+,\d{3}", seconds), seconds  # Indonesian decimals: "0,004"
     assert_indonesian_and_accessible(server, page)
-    page.context.close()
 
-
-def test_the_labs_climb_panel_in_indonesian(server: str, browser: Any) -> None:
-    page = lab_page(server, browser, "climb")
+    page.locator(".lab-tabs button[data-tab=climb]").click()
     page.locator("#climb-form select[name=spec]").select_option("anneal")
     page.locator("#climb-form button[type=submit]").click()
     page.wait_for_selector("#climb-view svg polyline", timeout=SEARCH)
@@ -340,21 +329,15 @@ def test_the_labs_climb_panel_in_indonesian(server: str, browser: Any) -> None:
     expect(page.locator("#climb-view svg").first).to_contain_text("hill")
     expect(page.locator("#climb-view p").first).to_contain_text("naik")
     assert_indonesian_and_accessible(server, page)
-    page.context.close()
 
-
-def test_the_labs_genetic_panel_in_indonesian(server: str, browser: Any) -> None:
-    page = lab_page(server, browser, "ga")
+    page.locator(".lab-tabs button[data-tab=ga]").click()
     page.locator("#ga-form button[type=submit]").click()
     page.wait_for_selector("#ga-view svg polyline", timeout=SEARCH)
     expect(page.locator("#ga-view p").first).to_contain_text("Kromosom akhir")
     expect(page.locator("#lab-board-caption")).to_have_text("kromosom akhir, dinomori berurutan")
     assert_indonesian_and_accessible(server, page)
-    page.context.close()
 
-
-def test_the_labs_engine_panel_in_indonesian(server: str, browser: Any) -> None:
-    page = lab_page(server, browser, "engine")
+    page.locator(".lab-tabs button[data-tab=engine]").click()
     page.locator("#engine-form input[name=seconds]").fill("0.3")
     page.locator("#engine-form button[type=submit]").click()
     page.wait_for_selector("#engine-view table", timeout=SEARCH)
