@@ -427,8 +427,15 @@ def test_at_a_phones_width_with_a_hint_and_the_solution(
     checked_and_closed(tab, lang)
 
 
-def test_the_main_page_links_to_the_puzzles(browser: Any, server: str) -> None:
-    tab = new_tab(browser, server, client=secrets.token_urlsafe(16))
+def test_the_main_page_links_to_the_puzzles_and_they_work_under_their_policy(
+    browser: Any, server: str
+) -> None:
+    """With the Content-Security-Policy enforced (no bypass): the main page with no game
+    offers a new one and links to the puzzles; a puzzle's page loads its scripts and
+    styles, and a move is judged and answered, with no console error (a blocked script is
+    one)."""
+    puzzle = PUZZLES[2]
+    tab = new_tab(browser, server, client=secrets.token_urlsafe(16), bypass_csp=False)
     goto(tab, server)
     expect(tab.locator("#dlg-new")).to_be_visible()  # a page with no game offers a new one
     tab.keyboard.press("Escape")
@@ -437,14 +444,6 @@ def test_the_main_page_links_to_the_puzzles(browser: Any, server: str) -> None:
     tab.wait_for_selector("#board .sq")
     assert "/puzzles/p" in tab.url
     expect(tab.locator("#prompt")).to_contain_text("find the best move")
-    tab.context.close()
-
-
-def test_the_page_works_under_its_content_security_policy(browser: Any, server: str) -> None:
-    """With the policy enforced (no bypass), the page loads its scripts and styles and
-    a move is judged and answered, with no console error (a blocked script is one)."""
-    puzzle = PUZZLES[2]
-    tab = new_tab(browser, server, client=secrets.token_urlsafe(16), bypass_csp=False)
     goto(tab, f"{server}/puzzles/{puzzle.id}")
     tab.locator(f"#board [data-square={puzzle.solution[0]}]").click()
     filled(tab, puzzle.solution[1])
