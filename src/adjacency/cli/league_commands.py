@@ -25,7 +25,7 @@ from .arguments import (
     seconds,
     whole_number,
 )
-from .league_options import CAFILE, DB, HOSTED_JOBS, LEAGUE_URL, PACE
+from .league_options import ANALYSIS_BOARD, CAFILE, DB, HOSTED_JOBS, LEAGUE_URL, PACE
 
 if TYPE_CHECKING:
     from ..league.league_file import LeagueStore
@@ -201,6 +201,7 @@ SERVE_OPTIONS: tuple[Option | OneOf | Group, ...] = (
             "runtime on this machine",
         },
     ),
+    ANALYSIS_BOARD,
     Option(("--jobs",), {"type": positive_int, "default": 1, "help": "house-bot worker processes"}),
     HOSTED_JOBS,
     Option(
@@ -565,6 +566,7 @@ def run_serve(args: argparse.Namespace) -> int:
             uvicorn_log_level=uvicorn_level,
             hosted_jobs=args.hosted_jobs,
             ray_address=args.ray_address,
+            analysis_board=args.analysis_board,
         )
     except OSError as exc:
         print(f"adjacency league: error: {exc}", file=sys.stderr)

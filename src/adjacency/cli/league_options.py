@@ -2,7 +2,8 @@
 declared as data (:class:`~adjacency.cli.arguments.Option`), once: every league action
 adds :data:`DB`; ``league serve`` and ``league event create`` both add :data:`PACE`;
 ``connect`` and ``league submit`` add :data:`LEAGUE_URL` and :data:`CAFILE`; no command
-module imports another for them. ``league serve`` adds :data:`HOSTED_JOBS`."""
+module imports another for them. ``league serve`` adds :data:`HOSTED_JOBS` and
+:data:`ANALYSIS_BOARD`."""
 
 from __future__ import annotations
 
@@ -53,3 +54,28 @@ HOSTED_JOBS = Option(
 """How many teams' programs (hosted moves and starts, builds with their checks) compute
 at once: one per core, so each is judged by its wall time on a core of its own (on a Ray
 cluster, the games' sides in their nodes' own slots)."""
+
+
+def web_address(text: str) -> str:
+    """The web app's address for ``--analysis-board``: ``http://`` or ``https://``, a
+    host, no query or fragment (the cards add ``/?fen=`` to it)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a web address: give http:// or https://, a host, and no ? or #"
+        )
+    return text.strip().rstrip("/")
+
+
+ANALYSIS_BOARD = Option(
+    ("--analysis-board",),
+    {
+        "metavar": "URL",
+        "type": web_address,
+        "help": "the web app's address (http:// or https://): the report cards link "
+        "each figure to its position on that analysis board; default: no links",
+    },
+)
+"""The web app's address, where the league's report cards link their positions."""

@@ -36,6 +36,7 @@ from ...serving.logs import forget_recent, keep_recent, say
 from ...serving.middleware import BodyLimit, RequestGuard
 from ..builder import Builder
 from ..builder import build_jobs as jobs_for_builds
+from ..grading.card_worker import CardKeeper
 from ..grading.digest_worker import stop_all as stop_digests
 from ..league_file import LeagueStore
 from ..play.hall import Hall
@@ -44,6 +45,7 @@ from ..play.house import HousePlayers
 from ..play.scheduler import TICK
 from ..routers import (
     admin,
+    cards,
     challenges,
     code,
     events,
@@ -86,6 +88,7 @@ def create_app(
     hosted_jobs: int | None = None,
     build_jobs: int | None = None,
     ray_address: str | None = None,
+    analysis_board: str | None = None,
 ) -> FastAPI:
     """The league app on database ``db`` (which must hold a league). ``allowed_hosts``
     as in :func:`adjacency.web.app.create_app`; ``executor``/``jobs`` run house bots;
@@ -100,7 +103,9 @@ def create_app(
     and as many builds at once at most
     (``build_jobs``, default
     :func:`.builder.build_jobs`); ``ray_address``: with ``executor`` ``ray``, the cluster to join
-    (``HOST:PORT`` of ``ray start --head``; ``None``: a private runtime on this machine)."""
+    (``HOST:PORT`` of ``ray start --head``; ``None``: a private runtime on this machine);
+    ``analysis_board``: the web app's address, where the report cards link each figure's
+    position on its analysis board (``None``: no links)."""
     limits = LeagueLimits() if limits is None else limits
     store = LeagueStore(db, create=False)
     store.meta.settings()  # a LeagueError now if the file holds no league
@@ -115,6 +120,7 @@ def create_app(
         else None
     )
     recent = KeptLog(LogRepo(store.database))  # the teacher's log (:mod:`.routers.server_log`)
+    keeper = CardKeeper()  # the report cards, made in the background (:mod:`.routers.cards`)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -139,6 +145,7 @@ def create_app(
             yield
         finally:
             stop_digests()  # a digest in hand is made again when next asked for
+            await asyncio.to_thread(keeper.stop)  # a card in hand: made when next asked for
             with contextlib.suppress(Exception):
                 await warm  # before the reader it uses is closed
             await hall.stop()
@@ -183,6 +190,8 @@ def create_app(
     app.state.recent_log = recent
     app.state.builds_refused = None
     app.state.limits = limits
+    app.state.cards = keeper
+    app.state.analysis_board = analysis_board
     app.state.rates = RateLimiter(limits.burst)
     app.state.standings = SharedAnswer[list[dict[str, Any]]](public.STANDINGS_AGE)
     uploads = [(path, MAX_UPLOAD) for path in submissions.UPLOAD_PATHS]
@@ -204,6 +213,7 @@ def create_app(
         submissions,
         code,
         grading,
+        cards,
         kept_out,
         notes,
         voids,

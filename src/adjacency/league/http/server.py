@@ -109,6 +109,7 @@ def serve(
     uvicorn_log_level: str = "warning",
     hosted_jobs: int | None = None,
     ray_address: str | None = None,
+    analysis_board: str | None = None,
 ) -> None:
     """Serve the league in ``db`` until Ctrl-C (or SIGTERM); games in play then are aborted.
     ``sockets``: the connection limits (:class:`~adjacency.serving.sockets.SocketLimits`;
@@ -122,7 +123,8 @@ def serve(
     hosted bots' moves compute at once (``None``: the machine's cores less one; with
     ``executor`` ``ray``, the server's own builds and checks, each node of the cluster
     having its own slots for its games); ``ray_address``:
-    with ``executor`` ``ray``, the Ray cluster to join (``None``: a private runtime)."""
+    with ``executor`` ``ray``, the Ray cluster to join (``None``: a private runtime);
+    ``analysis_board``: the web app's address the report cards link to."""
     import uvicorn
 
     limits = LeagueLimits() if limits is None else limits
@@ -139,6 +141,7 @@ def serve(
         pace=pace,
         hosted_jobs=hosted_jobs,
         ray_address=ray_address,
+        analysis_board=analysis_board,
     )
     app.state.house.start()  # an executor that cannot start fails here, in one line
     config = uvicorn.Config(

@@ -24,6 +24,7 @@ import { decimal, errorText, has, lang, t } from "/static/js/i18n.js";
 import { el, eventWord, fetchedImage, fetchedText, paceText, termination } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
+import { computing, drawCards } from "./report-card.js";
 
 const KEY = "adjacency.admin-token";
 const API = "/api/league/admin";
@@ -822,7 +823,47 @@ function renderNoteTeams(members) {
   draw("notes-team", bots, () => [new Option(t("teacher.notes.pick"), ""),
     ...bots.map((name) => new Option(name, name))]);
   $("notes-team").value = bots.includes(chosen) ? chosen : "";
+  const carded = $("cards-team").value;
+  draw("cards-team", bots, () => bots.map((name) => new Option(name, name)));
+  if (bots.includes(carded)) $("cards-team").value = carded;
 }
+
+// The report cards: a team's shown (asked again while one is being made), every
+// team's saved as CSV, or as one page to print in the page's language.
+let cardsTimer = null;
+async function showCards() {
+  clearTimeout(cardsTimer);
+  const team = $("cards-team").value;
+  if (!team) return;
+  try {
+    const answer = await admin(`/cards?team=${encodeURIComponent(team)}`);
+    $("cards-box").replaceChildren(drawCards(answer));
+    $("cards-box").hidden = false;
+    if (computing(answer)) cardsTimer = setTimeout(showCards, 15000);
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
+}
+
+$("cards-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  showCards();
+});
+
+async function saveCards(path, file, type) {
+  try {
+    const response = await fetch(`${API}${path}`, { headers: { Authorization: `Bearer ${memory}` } });
+    if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
+    offerFile(await response.text(), file, type);
+    say(t("card.saved", { file }));
+  } catch (error) {
+    say(t("teacher.failed", { error: error.message }));
+  }
+}
+
+$("cards-csv").addEventListener("click", () => saveCards("/cards.csv", "league-cards.csv", "text/csv"));
+$("cards-print").addEventListener("click", () => saveCards(`/cards.html?lang=${lang === "id" ? "id" : "en"}`,
+  "league-cards.html", "text/html"));
 
 // The box waits, disabled, while the chosen team's note is read: nothing typed
 // meanwhile is overwritten by the note read.

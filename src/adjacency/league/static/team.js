@@ -20,6 +20,7 @@
 // the tab is shown), so verdicts and games appear as they arrive.
 import { decimal, errorText, lang, t } from "/static/js/i18n.js";
 import { el, fetchedImage, fetchedText } from "./league.js";
+import { computing, drawCards } from "./report-card.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
 
@@ -312,6 +313,22 @@ $("token-form").addEventListener("submit", (event) => {
 });
 
 $("token-form").dataset.ready = "true"; // the form is handled here from now on
+
+// The report cards of the team's versions (GET /api/league/cards): shown when asked,
+// asked again while one is being made.
+let cardsTimer = null;
+async function showCards() {
+  clearTimeout(cardsTimer);
+  try {
+    const answer = await call(undefined, "/api/league/cards");
+    $("cards-box").replaceChildren(drawCards(answer));
+    $("cards-box").hidden = false;
+    if (computing(answer)) cardsTimer = setTimeout(showCards, 15000);
+  } catch (error) {
+    say(t("team.failed", { error: error.message }));
+  }
+}
+$("cards-show").addEventListener("click", showCards);
 
 $("forget").addEventListener("click", () => {
   keep("");

@@ -1,0 +1,225 @@
+"""The report cards' background work (:mod:`.report_card`): games reviewed in a child
+process at the lowest priority, and each version's card kept until its games change.
+
+Why apart and lowest: a review is seconds of engine search per game, work nobody waits
+for. Run in the server's process it would compete with the threads that answer requests
+and with the games' sandboxes for the cores; so each batch of games is reviewed in a
+child process (:func:`review_apart`) niced to :data:`NICE` (19, the lowest), and where
+the sandbox's cgroups are delegated, in the builds' folder
+(:attr:`~adjacency.sandbox.cgroup.Priority.BUILD`), which runs only on what the games and
+checks leave, its memory capped at :data:`MEMORY`. One batch at a time, from one thread
+(:class:`CardKeeper`), so the cards never take more than one core, and that core only
+when nothing else wants it.
+
+Kept: each game's review (a game reviewed once serves both of its sides' cards), and
+each version's card with the games it was made from (:meth:`CardKeeper.card`): a
+version that has played a game since, or had one voided, is made again; kept in the
+server's memory (a card is a function of its games, so a restart makes it again, at the
+same low priority, the first time it is asked for).
+
+The child reads ``{"depth", "nodes", "games": {id: record}}`` as JSON on its standard
+input and writes ``{id: [move, ...]}`` (:func:`~.report_card.reviewed_moves`) on its
+standard output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ...core.errors import AdjacencyError
+from ...sandbox import cgroup
+from .report_card import CARD_DEPTH, CARD_SOLVE_NODES, CardGame, card, reviewed_moves
+
+NICE = 19
+"""The child's niceness: the lowest priority a process can have."""
+MEMORY = 1 << 30
+"""Bytes the child may hold, where its cgroup can be capped."""
+BATCH = 4
+"""Games reviewed by one child: a stopping server loses at most that many reviews."""
+
+
+class CardFailed(AdjacencyError):
+    """A batch of games was not reviewed (the child failed or was ended)."""
+
+
+def review_apart(
+    records: dict[int, str], depth: int = CARD_DEPTH, solve_nodes: int = CARD_SOLVE_NODES
+) -> dict[int, list[dict[str, Any]]]:
+    """The reviewed moves of each game of ``records`` (id to record text), made in a
+    child process at the lowest priority (see the module); :class:`CardFailed` when
+    the child fails or is ended (:func:`stop_all`)."""
+    group = cgroup.create(cgroup.Priority.BUILD)
+    try:
+        if group is not None:
+            group.cap_memory(MEMORY)
+        child = subprocess.Popen(
+            [sys.executable, "-m", __name__],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # the terminal's Ctrl-C is the server's, not its
+        )
+        with _lock:
+            _children.add(child)
+        try:
+            for entry in group.entries if group is not None else []:
+                try:  # best effort: else it runs at its NICE only
+                    entry.write_text(str(child.pid))
+                except OSError:
+                    break
+            asked = {"depth": depth, "nodes": solve_nodes, "games": records}
+            out, err = child.communicate(json.dumps(asked).encode())
+        finally:
+            with _lock:
+                _children.discard(child)
+    finally:
+        if group is not None:
+            group.kill()
+            group.remove()
+    if child.returncode != 0:
+        raise CardFailed(
+            f"the review of games {sorted(records)} failed (status {child.returncode}): "
+            + err.decode(errors="replace").strip()[-500:]
+        )
+    answer = json.loads(out)
+    return {int(game_id): moves for game_id, moves in answer.items()}
+
+
+_children: set[subprocess.Popen[bytes]] = set()
+_lock = threading.Lock()
+
+
+def stop_all() -> int:
+    """End every review child of this process (a stopping server); how many."""
+    with _lock:
+        ending = list(_children)
+    for child in ending:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+    return len(ending)
+
+
+Review = Callable[[dict[int, str]], dict[int, list[dict[str, Any]]]]
+
+
+class CardKeeper:
+    """Each version's card, made in the background and kept until its games change.
+
+    :meth:`card` answers at once: the card kept for exactly these games, or ``None``
+    while it is being made (the version is queued; its games are reviewed by one
+    thread, :data:`BATCH` at a time, through ``review``, :func:`review_apart` by
+    default)."""
+
+    def __init__(self, review: Review = review_apart) -> None:
+        self._review = review
+        self._reviews: dict[int, list[dict[str, Any]]] = {}
+        self._cards: dict[int, tuple[tuple[int, ...], dict[str, Any]]] = {}
+        self._asked: dict[int, tuple[int, list[CardGame]]] = {}
+        self._queue: queue.Queue[int | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self.failures: list[str] = []
+        """The last reasons a batch failed (the teacher's log says them too)."""
+
+    def card(
+        self, submission_id: int, version: int, games: list[CardGame]
+    ) -> dict[str, Any] | None:
+        """The card of version ``version`` (``submission_id``) for exactly ``games``, or
+        ``None`` while it is made (queued now if it was not)."""
+        key = tuple(sorted(game.id for game in games))
+        with self._lock:
+            kept = self._cards.get(submission_id)
+            if kept is not None and kept[0] == key:
+                return kept[1]
+            if all(game.id in self._reviews for game in games):
+                made = card(version, games, {g.id: self._reviews[g.id] for g in games})
+                self._cards[submission_id] = (key, made)
+                return made
+            queued = submission_id in self._asked
+            self._asked[submission_id] = (version, games)
+            if not queued:
+                self._queue.put(submission_id)
+            if self._thread is None and not self._stopping:
+                self._thread = threading.Thread(target=self._work, name="cards", daemon=True)
+                self._thread.start()
+        return None
+
+    def pending(self) -> int:
+        """Versions waiting for their card."""
+        with self._lock:
+            return len(self._asked)
+
+    def _work(self) -> None:
+        while True:
+            submission_id = self._queue.get()
+            if submission_id is None:
+                return
+            with self._lock:
+                asked = self._asked.get(submission_id)
+            if asked is None:
+                continue
+            version, games = asked
+            missing = {g.id: g.record for g in games if g.id not in self._reviews}
+            ids = sorted(missing)
+            try:
+                for start in range(0, len(ids), BATCH):
+                    batch = {i: missing[i] for i in ids[start : start + BATCH]}
+                    done = self._review(batch)
+                    with self._lock:
+                        self._reviews.update(done)
+            except (CardFailed, OSError, ValueError) as exc:
+                with self._lock:
+                    self.failures = [*self.failures[-9:], str(exc)]
+                    self._asked.pop(submission_id, None)
+                if self._stopping:
+                    return
+                continue
+            with self._lock:
+                if self._asked.get(submission_id) == asked:
+                    del self._asked[submission_id]
+            self.card(submission_id, version, games)
+
+    def stop(self) -> None:
+        """Stop the work: the thread ends after the child in hand is ended."""
+        with self._lock:
+            self._stopping = True
+            thread = self._thread
+        self._queue.put(None)
+        stop_all()
+        if thread is not None:
+            thread.join(timeout=10)
+
+
+def main() -> int:
+    """The child (see the module): reviews the games on standard input."""
+    os.nice(NICE)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    asked = json.loads(sys.stdin.buffer.read())
+    started = time.process_time()
+    answer = {
+        game_id: reviewed_moves(record, int(asked["depth"]), int(asked["nodes"]))
+        for game_id, record in asked["games"].items()
+    }
+    sys.stdout.write(json.dumps(answer))
+    sys.stdout.flush()
+    print(
+        f"reviewed {len(answer)} games in {time.process_time() - started:.1f} s CPU",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
