@@ -24,7 +24,7 @@ UNDATED_BY_DESIGN = {"decisions.md"}
 
 SAYS_MEASURED = re.compile(
     r"\bmeasur(ed|ing)\b|benchmarks/bench_|\badjacency bench\b|load average|"
-    r"\bquiet machine\b|\bat a load\b",
+    r"\bquiet machine\b|\bat a load\b|\bgames per matchup\b",
     re.IGNORECASE,
 )
 FIGURE = re.compile(
@@ -33,7 +33,8 @@ FIGURE = re.compile(
     | \d[\d,.]*\s?(ms|µs|ns|s|seconds|minutes|hours)\ of\ (\w+\ )?(CPU|wall)
     | \d[\d,.]*\s?(ms|µs|ns)\b
     | \d[\d,.]*\s?(KiB|MiB|GiB|KB|MB|GB)\b
-    | [+\-−]?\d+(\.\d+)?\s?±\s?\d+(\.\d+)?\ Elo
+    | \d[\d,.]*\s?\w+\ (per|a)\ (CPU\ |wall\ )?second
+    | [+\-−]\d+(\.\d+)?\s?±\s?\d+ | [+\-−]\d+\ Elo\b
     | \bp(50|95|99)\b | \bmedian\b
     | \d(\.\d+)?x\ (the|one|v\d|fewer|faster|slower|more|its|over)\b
     | \d[\d,.]*\s?[MG]\ nodes
@@ -43,12 +44,28 @@ FIGURE = re.compile(
 DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
 
 
+def paragraphs(text: str) -> list[str]:
+    """The text's paragraphs (split at blank lines), a table or a fenced block joined to
+    the paragraph before it, which introduces it (a fence's blank lines kept inside)."""
+    found: list[str] = []
+    fenced = False
+    for part in re.split(r"\n[ \t]*\n", text):
+        body = part.strip()
+        joins = fenced or body.startswith(("|", "```", "~~~"))
+        if joins and found:
+            found[-1] += "\n\n" + part
+        else:
+            found.append(part)
+        fenced ^= body.count("```") % 2 == 1
+    return found
+
+
 def undated(text: str) -> list[str]:
     """The paragraphs of ``text`` that say they measured and state a figure but carry no
     date, each by its first line."""
     return [
         part.strip().splitlines()[0]
-        for part in re.split(r"\n[ \t]*\n", text)
+        for part in paragraphs(text)
         if SAYS_MEASURED.search(part) and FIGURE.search(part) and not DATE.search(part)
     ]
 
@@ -70,3 +87,8 @@ def test_the_check_flags_an_undated_measurement_and_only_that() -> None:
     assert undated("The split is measured by `python benchmarks/bench_split.py`.") == []
     two = "Measured: 3 ms a task.\n\nMeasured again: 4 ms a task (2026-11-20)."
     assert undated(two) == ["Measured: 3 ms a task."]
+    # a table (or a fenced block) belongs to the paragraph that introduces it
+    table = "Strength, at load average 10:\n\n| bot | Elo |\n|---|---|\n| a | +14 ± 64 |"
+    assert undated(table) == ["Strength, at load average 10:"]
+    fence = "Measured (2026-11-20):\n\n```\n$ bench\n\n9 ms a move\n```\n\nThen 5 ms a move."
+    assert undated(fence) == []
