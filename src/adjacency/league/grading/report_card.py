@@ -28,7 +28,7 @@ position on the analysis board.
 
 The review is :func:`adjacency.lab.review.review` at a bounded depth
 (:data:`CARD_DEPTH`) and solver budget (:data:`CARD_SOLVE_NODES`), so a card of some
-twenty 8x8 games costs minutes of one low-priority core, not hours; it runs apart
+twenty 8x8 games costs under a minute of one low-priority core; it runs apart
 (:mod:`.card_worker`). This module is pure: it turns games and their reviews into a card.
 """
 
@@ -49,12 +49,14 @@ OPENING_PLIES = 12
 """A game's first plies played (after its opening position) that are its opening."""
 END_PLIES = 12
 """Plies left at most before a move of the end (the last 12 plies of the game)."""
-CARD_DEPTH = 4
-"""The card's least review depth (the web app's review searches 7): on one core of the
-server a 28-round 8x8 game reviews in seconds, not a minute."""
-CARD_SOLVE_NODES = 4_000_000
-"""The solver's node budget per position in a card's review (about 0.2 s on one core):
-it proves the last dozen plies of an 8x8 game, where each move decides most."""
+CARD_DEPTH = 6
+"""The card's least review depth (the web app's review searches 7): a course-shaped card,
+20 games of 8x8 at 28 rounds, took 25 s of CPU in all (45 s of wall time at a load of
+10 on 2 cores); at depth 4, 10 s, with more of its marks a search's horizon."""
+CARD_SOLVE_NODES = 10_000_000
+"""The solver's node budget per position in a card's review (about 0.5 s on one core;
+the web app's review gives it 40 million): it proves the last dozen plies of an 8x8
+game, where each move decides most."""
 PHASES = ("opening", "middle", "end")
 MARKS = ("inaccuracy", "mistake", "blunder")
 FAILED = ("time forfeit", "illegal move", "disconnection")

@@ -11,6 +11,7 @@
   created, started and withdrawn from, an event's results as one archive);
 * :mod:`.roster`: a class's roster of team names added at once, with its token sheet;
 * :mod:`.server_log`: the server's last log lines, for the teacher's page;
+* :mod:`.cards`: the report cards of the teams' versions, for the team and the teacher;
 * :mod:`.socket`: the bots' WebSocket connection (docs/league.md, "The protocol");
 * :mod:`.pages`: the HTML pages.
 
