@@ -87,9 +87,10 @@ def register(commands: Any) -> None:
         "weights",
         help="the shipped evaluation weights: how each file was fitted, its provenance",
         description="Print, for each shipped weights file (the learned evaluation's and the "
-        "pattern evaluation's), the train-eval command that fitted it, its figures and its "
+        "pattern evaluation's), the train-eval command that fitted it, its figures, its "
         "provenance record (what is not known of a file fitted before records were kept "
-        "is written 'unknown').",
+        "is written 'unknown'), its training data's SHA-256 (or why it was not recorded) "
+        "and its weights' own SHA-256, checked against the file.",
     )
     weights.add_argument("--json", action="store_true", help="the training records as JSON")
     weights.set_defaults(handler=run_weights)
@@ -108,7 +109,7 @@ def run_weights(args: argparse.Namespace) -> int:
         print(f"{name}: fitted by {training.get('command', 'an unrecorded command')}")
         figures = {
             k: v for k, v in training.items()
-            if k not in ("command", "provenance") and not isinstance(v, dict)
+            if k not in ("command", "provenance", "weights_sha256") and not isinstance(v, dict)
         }  # fmt: skip
         if figures:
             print("  " + ", ".join(f"{k}={v}" for k, v in figures.items()))
