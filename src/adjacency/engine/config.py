@@ -202,6 +202,27 @@ class Setting:
         return value  # type: ignore[return-value]
 
 
+def _pruning(name: str, high: int, spec: str, help: str) -> Setting:
+    """A pruning setting that the profile decides while unset: a whole number from 0
+    (off) to ``high``, and in the spec (option ``spec``) -1, its default, for the
+    profile's."""
+    return Setting(
+        name,
+        None,
+        "whole",
+        low=0,
+        high=high,
+        label="pruning setting ",
+        profile=name,
+        spec=(spec,),
+        spec_default=-1,
+        spec_unset=-1,
+        spec_minimum=-1,
+        spec_maximum=high,
+        help=help,
+    )
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting(
         "tt_mb",
@@ -270,35 +291,17 @@ SETTINGS: tuple[Setting, ...] = (
         spec_default=True,
         help="late move reductions (forward pruning; off: full-width search)",
     ),
-    Setting(
+    _pruning(
         "null_reduction",
-        None,
-        "whole",
-        low=0,
-        high=NULL_REDUCTION_MAX,
-        label="pruning setting ",
-        profile="null_reduction",
-        spec=("null",),
-        spec_default=-1,
-        spec_unset=-1,
-        spec_minimum=-1,
-        spec_maximum=NULL_REDUCTION_MAX,
-        help="null-move reduction R (0: off; -1: the profile's)",
+        NULL_REDUCTION_MAX,
+        "null",
+        "null-move reduction R (0: off; -1: the profile's)",
     ),
-    Setting(
+    _pruning(
         "probcut",
-        None,
-        "whole",
-        low=0,
-        high=PROBCUT_MAX,
-        label="pruning setting ",
-        profile="probcut",
-        spec=("probcut",),
-        spec_default=-1,
-        spec_unset=-1,
-        spec_minimum=-1,
-        spec_maximum=PROBCUT_MAX,
-        help="ProbCut margin in 1/16 piece (0: off; -1: the profile's)",
+        PROBCUT_MAX,
+        "probcut",
+        "ProbCut margin in 1/16 piece (0: off; -1: the profile's)",
     ),
     Setting(
         "next_iteration",
