@@ -434,3 +434,19 @@ def add_all(parser: Any, table: Sequence[Option | OneOf | Group]) -> None:
     order of the help)."""
     for entry in table:
         entry.add(parser)
+
+
+Table = Sequence[Option | OneOf | Group]
+"""A subcommand's options as data, in the order of its help."""
+Action = tuple[str, str, Table, Any]
+"""A subcommand as data: its name, its one-line help, its table of options and its
+handler (called with the parsed arguments; returns the exit status)."""
+
+
+def add_actions(sub: Any, actions: Sequence[Action]) -> None:
+    """Add each action of ``actions`` to ``sub`` (a parser's subparsers): a parser of the
+    action's name and help, with its table's options, that runs its handler."""
+    for name, text, table, handler in actions:
+        parser = sub.add_parser(name, help=text)
+        add_all(parser, table)
+        parser.set_defaults(handler=handler)

@@ -9,7 +9,7 @@ import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .arguments import OneOf, Option, add_all, positive_int
+from .arguments import OneOf, Option, add_actions, add_all, positive_int
 from .league_options import DB, PACE
 
 if TYPE_CHECKING:
@@ -133,43 +133,34 @@ def register(sub: Any) -> None:
     )
     actions = event.add_subparsers(dest="event_command", metavar="ACTION", required=True)
 
-    create = actions.add_parser("create", help="create an event")
-    add_all(create, CREATE_OPTIONS)
-    create.set_defaults(handler=run_create)
-
-    start = actions.add_parser("start", help="start an event now (the server plays it)")
-    add_all(start, (DB, EVENT))
-    start.set_defaults(handler=run_start)
-
-    pause = actions.add_parser(
-        "pause", help="pause a running event (no new game of it starts; those in play end)"
+    add_actions(
+        actions,
+        (
+            ("create", "create an event", CREATE_OPTIONS, run_create),
+            ("start", "start an event now (the server plays it)", (DB, EVENT), run_start),
+            (
+                "pause",
+                "pause a running event (no new game of it starts; those in play end)",
+                (DB, EVENT),
+                run_pause,
+            ),
+            ("resume", "resume a paused event where it stopped", (DB, EVENT), run_resume),
+            (
+                "ladder",
+                "whether an event's teams play ladder games while it runs (off: none)",
+                LADDER_OPTIONS,
+                run_ladder,
+            ),
+            ("withdraw", "withdraw a member from an event", WITHDRAW_OPTIONS, run_withdraw),
+            (
+                "reinstate",
+                "undo a withdrawal, until the event's next round is paired",
+                REINSTATE_OPTIONS,
+                run_reinstate,
+            ),
+            ("show", "print the standings and the crosstable", (DB, EVENT), run_show),
+        ),
     )
-    add_all(pause, (DB, EVENT))
-    pause.set_defaults(handler=run_pause)
-
-    resume = actions.add_parser("resume", help="resume a paused event where it stopped")
-    add_all(resume, (DB, EVENT))
-    resume.set_defaults(handler=run_resume)
-
-    ladder = actions.add_parser(
-        "ladder", help="whether an event's teams play ladder games while it runs (off: none)"
-    )
-    add_all(ladder, LADDER_OPTIONS)
-    ladder.set_defaults(handler=run_ladder)
-
-    withdraw = actions.add_parser("withdraw", help="withdraw a member from an event")
-    add_all(withdraw, WITHDRAW_OPTIONS)
-    withdraw.set_defaults(handler=run_withdraw)
-
-    reinstate = actions.add_parser(
-        "reinstate", help="undo a withdrawal, until the event's next round is paired"
-    )
-    add_all(reinstate, REINSTATE_OPTIONS)
-    reinstate.set_defaults(handler=run_reinstate)
-
-    show = actions.add_parser("show", help="print the standings and the crosstable")
-    add_all(show, (DB, EVENT))
-    show.set_defaults(handler=run_show)
 
     export = actions.add_parser(
         "export",

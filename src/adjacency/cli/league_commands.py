@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,10 +13,12 @@ from ..league.settings import MAX_PACE
 from ..serving.logs import LEVELS
 from .arguments import (
     LEAGUE_TOKEN,
+    Action,
     CourseSetting,
     Group,
     OneOf,
     Option,
+    add_actions,
     add_all,
     non_negative_number,
     positive_int,
@@ -348,7 +349,7 @@ def register(commands: Any) -> None:
         description="A league server and its administration (docs/league.md).",
     )
     sub = league.add_subparsers(dest="league_command", metavar="ACTION", required=True)
-    actions: tuple[tuple[str, str, Sequence[Option | OneOf | Group], Any], ...] = (
+    actions: tuple[Action, ...] = (
         ("create", "create a league (prints the admin token once)", CREATE_OPTIONS, run_create),
         ("serve", "serve a league (created on first use)", SERVE_OPTIONS, run_serve),
         (
@@ -386,10 +387,7 @@ def register(commands: Any) -> None:
         ),
         ("standings", "print the standings", (DB,), run_standings),
     )
-    for action, text, table, handler in actions:
-        parser = sub.add_parser(action, help=text)
-        add_all(parser, table)
-        parser.set_defaults(handler=handler)
+    add_actions(sub, actions)
 
     from . import backup_commands, corpus_commands, event_commands, roster_commands, submit_commands
 
