@@ -18,6 +18,7 @@ from pathlib import Path
 from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text
+from adjacency.league.grading.card_worker import CardFailed, CardKeeper
 from adjacency.league.grading.report_card import (
     CardGame,
     allowed_seconds,
@@ -92,6 +93,41 @@ def test_a_game_lost_by_a_failure_names_no_move_and_phases_split_a_long_game() -
     ]  # fmt: skip
     assert allowed_seconds("5 s/move", 4) == 20.0 and allowed_seconds("60+1", 2) == 62.0
     assert allowed_seconds("nonsense", 3) is None
+
+
+def test_a_card_is_kept_until_its_games_change_and_a_failed_game_is_not_retried() -> None:
+    record = small_game()
+    asked: list[list[int]] = []
+
+    def review(records: dict[int, str]) -> dict[int, list[dict[str, object]]]:
+        asked.append(sorted(records))
+        if 9 in records:
+            raise CardFailed("game 9 cannot be reviewed")
+        return {i: reviewed_moves(text) for i, text in records.items()}
+
+    keeper = CardKeeper(review)
+
+    def ready(games: list[CardGame]) -> dict[str, object]:
+        deadline = time.monotonic() + 30
+        while (made := keeper.card(1, 1, games)) is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        return made
+
+    try:
+        one = [as_x(record, 7)]
+        assert ready(one)["moves"] == 3 and keeper.card(1, 1, one) is ready(one)
+        two = [*one, as_x(record, 8)]
+        assert ready(two)["moves"] == 6  # only the new game reviewed
+        four = [*two, as_x(record, 9), as_x(record, 10)]
+        made = ready(four)
+        assert (made["games"], made["reviewed"], made["moves"]) == (4, 3, 9)
+        assert ready(four) is made
+        # the batch failed, then each game alone: 9 failed and is never asked again
+        assert asked == [[7], [8], [9, 10], [9], [10]]
+        assert keeper.failures == ["game 9 cannot be reviewed"]
+    finally:
+        keeper.stop()
 
 
 def stored_game(db: Path) -> tuple[str, int]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import queue
 import resource
@@ -47,6 +48,8 @@ MEMORY = 1 << 30
 """Bytes the child may hold, where its cgroup can be capped."""
 BATCH = 4
 """Games reviewed by one child: a stopping server loses at most that many reviews."""
+
+log = logging.getLogger("adjacency.league.cards")
 
 
 class CardFailed(AdjacencyError):
@@ -124,6 +127,8 @@ class CardKeeper:
     def __init__(self, review: Review = review_apart) -> None:
         self._review = review
         self._reviews: dict[int, list[dict[str, Any]]] = {}
+        self._failed: set[int] = set()
+        """Games whose review failed alone: counted in a card's games, not its moves."""
         self._cards: dict[int, tuple[tuple[int, ...], dict[str, Any]]] = {}
         self._asked: dict[int, tuple[int, list[CardGame]]] = {}
         self._queue: queue.Queue[int | None] = queue.Queue()
@@ -143,8 +148,9 @@ class CardKeeper:
             kept = self._cards.get(submission_id)
             if kept is not None and kept[0] == key:
                 return kept[1]
-            if all(game.id in self._reviews for game in games):
-                made = card(version, games, {g.id: self._reviews[g.id] for g in games})
+            if all(g.id in self._reviews or g.id in self._failed for g in games):
+                reviews = {g.id: self._reviews[g.id] for g in games if g.id in self._reviews}
+                made = card(version, games, reviews)
                 self._cards[submission_id] = (key, made)
                 return made
             queued = submission_id in self._asked
@@ -171,25 +177,37 @@ class CardKeeper:
             if asked is None:
                 continue
             version, games = asked
-            missing = {g.id: g.record for g in games if g.id not in self._reviews}
+            with self._lock:
+                done = set(self._reviews) | self._failed
+            missing = {g.id: g.record for g in games if g.id not in done}
             ids = sorted(missing)
-            try:
-                for start in range(0, len(ids), BATCH):
-                    batch = {i: missing[i] for i in ids[start : start + BATCH]}
-                    done = self._review(batch)
-                    with self._lock:
-                        self._reviews.update(done)
-            except (CardFailed, OSError, ValueError) as exc:
-                with self._lock:
-                    self.failures = [*self.failures[-9:], str(exc)]
-                    self._asked.pop(submission_id, None)
-                if self._stopping:
-                    return
-                continue
+            for start in range(0, len(ids), BATCH):
+                if not self._batch({i: missing[i] for i in ids[start : start + BATCH]}):
+                    return  # stopping
             with self._lock:
                 if self._asked.get(submission_id) == asked:
                     del self._asked[submission_id]
             self.card(submission_id, version, games)
+
+    def _batch(self, records: dict[int, str]) -> bool:
+        """Review ``records``; a batch that fails is tried again one game at a time, and
+        a game that fails alone is kept as failed (logged; its card counts it in its
+        games, not its moves), so it is not tried on every ask. False once stopping."""
+        try:
+            done = self._review(records)
+        except (CardFailed, OSError, ValueError) as exc:
+            if self._stopping:
+                return False
+            if len(records) > 1:
+                return all(self._batch({i: r}) for i, r in records.items())
+            log.warning("report cards: %s", exc)
+            with self._lock:
+                self.failures = [*self.failures[-9:], str(exc)]
+                self._failed.update(records)
+            return True
+        with self._lock:
+            self._reviews.update(done)
+        return True
 
     def stop(self) -> None:
         """Stop the work: the thread ends after the child in hand is ended."""
