@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request
 from fastapi.responses import PlainTextResponse
+from fastapi.types import DecoratedCallable
+from pydantic import BaseModel
 
 from ...bots import DEFAULT_MOVE_TIME, entries
 from ...bots.gate import LOCAL, local_bot_names
@@ -117,7 +121,17 @@ def config() -> Config:
     )
 
 
-CREATE = [rate_limited("create")]
+def _creates(path: str, model: type[BaseModel]) -> Callable[[DecoratedCallable], DecoratedCallable]:
+    """The route of a POST to ``path`` that makes something new (201, answered with
+    ``model``), limited as a creation: each one can start bots."""
+    return router.post(
+        path,
+        response_model=model,
+        status_code=201,
+        responses=ERRORS,
+        tags=["games"],
+        dependencies=[rate_limited("create")],
+    )
 
 
 @router.get("/api/games", response_model=list[GameSummary], tags=["games"])
@@ -127,14 +141,7 @@ def list_games(manager: Manager, caller: Client) -> list[GameSummary]:
     return manager.summaries(caller)
 
 
-@router.post(
-    "/api/games",
-    response_model=GameState,
-    status_code=201,
-    responses=ERRORS,
-    tags=["games"],
-    dependencies=CREATE,
-)
+@_creates("/api/games", GameState)
 def new_game(settings: NewGame, request: Request, manager: Manager, caller: Client) -> GameState:
     """Start a game; this browser holds the people's seats. Bots begin thinking as soon
     as it is their turn (429 while every bot slot, or this address's or browser's
@@ -143,14 +150,7 @@ def new_game(settings: NewGame, request: Request, manager: Manager, caller: Clie
     return manager.create(settings, caller, clients).state()
 
 
-@router.post(
-    "/api/invites",
-    response_model=Invitation,
-    status_code=201,
-    responses=ERRORS,
-    tags=["games"],
-    dependencies=CREATE,
-)
+@_creates("/api/invites", Invitation)
 def invite(settings: NewGame, manager: Manager, caller: Client) -> Invitation:
     """Start a game between two people on different devices. The answer holds each
     seat's secret token, shown only this once: send a seat link (``/?game=ID#seat=TOKEN``)
@@ -163,14 +163,7 @@ def invite(settings: NewGame, manager: Manager, caller: Client) -> Invitation:
     )
 
 
-@router.post(
-    "/api/games/import",
-    response_model=GameState,
-    status_code=201,
-    responses=ERRORS,
-    tags=["games"],
-    dependencies=CREATE,
-)
+@_creates("/api/games/import", GameState)
 def import_game(body: ImportRequest, manager: Manager, caller: Client) -> GameState:
     """Load a saved record (the text format, or JSON) as a new game between two people."""
     return manager.import_record(body.record, caller).state()
@@ -196,14 +189,7 @@ def delete_game(game_id: str, manager: Manager, caller: Client) -> None:
     manager.delete(game_id, caller)
 
 
-@router.post(
-    "/api/games/{game_id}/rematch",
-    response_model=GameState,
-    status_code=201,
-    responses=ERRORS,
-    tags=["games"],
-    dependencies=CREATE,
-)
+@_creates("/api/games/{game_id}/rematch", GameState)
 def rematch(game_id: str, request: Request, manager: Manager, caller: Client) -> GameState:
     """A new game with the same settings and the colours swapped."""
     clients = holders(limited_client(request), caller.client)
