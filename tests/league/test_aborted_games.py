@@ -3,8 +3,10 @@ connect`` process playing through a ``cmd:`` engine (A3, A4, B13):
 
 * a server that stops (SIGTERM) tells the client (``game_end``, termination
   ``aborted``) and the client closes that game's engine process;
-* it stops within :data:`STOP_WITHIN` seconds of SIGTERM, a game in play and a code
-  view being made, and ends the view's worker; the view is made after the restart;
+* it stops within :data:`STOP_WITHIN` seconds of SIGTERM, a game in play, a code view
+  being made, a version being built again (its build folder gone) and an upload being
+  built, and ends the view's worker and the builds' compilers; the view is made after
+  the restart, the upload goes back to ``received`` (never refused for the stop);
 * a server killed with ``kill -9`` tells the client when it is back, with the same effect;
 * both ways, the aborted game keeps the moves played so far (written as the game goes).
 """
@@ -44,6 +46,21 @@ STOP_WITHIN = 5.0
 """Seconds within which a league server stops after SIGTERM (what is required of it)."""
 MIB = 1 << 20
 WORKER = "adjacency.league.grading.digest_worker"
+COMPILER = "cc1plus"
+SLOW_BUILD = (
+    "#include <cstdio>\n"
+    "template <long K> constexpr long slow() {\n"
+    "    long s = 0;\n"
+    "    for (long i = 0; i < 200000; ++i)\n"
+    "        for (long j = 0; j < 200000; ++j) s += (i ^ j ^ K) & 1;\n"
+    "    return s;\n"
+    "}\n"
+    + "".join(f'static_assert(slow<{k}>() >= 0, "slow");\n' for k in range(40))
+    + 'int main() { std::puts("aepok"); }\n'
+)
+"""A C++ program whose build runs for minutes, in hand whenever the server stops: g++
+evaluates each of its 40 constants (distinct, so none is remembered) up to its limit of
+operations, seconds each."""
 
 
 def engines(client: Process) -> set[int]:
@@ -117,15 +134,21 @@ def _served(view: str) -> dict[str, object] | None:
 
 
 def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
-    tmp_path: Path, held_port: int
+    tmp_path: Path, held_port: int, sandbox_box: Path
 ) -> None:
-    db = tmp_path / "league.db"
+    db = sandbox_box / "league.db"  # its builds beside it, reachable by the sandbox's users
     make_league(db)
     add_member(db, "house-greedy", "house", "greedy")
     token = add_member(db, "sleepy")
     add_member(db, "coder")  # a team never connected, whose code the teacher reads
     big = {"src/A.java": "<a" * (MIB // 4), "src/Bot.java": "class Bot { }\n"}
     keep(db, "coder", project(big), accepted=False)  # its view made when first asked for
+    add_member(db, "rebuilt")
+    keep(db, "rebuilt", project({"main.cpp": SLOW_BUILD}))  # no build folder: built again
+    add_member(db, "uploader")
+    with LeagueStore(db) as store:  # an upload not yet built: the builder takes it
+        uploader = store.members.member_named("uploader").id
+        upload, _ = store.submissions.add(uploader, project({"main.cpp": SLOW_BUILD}), "a.zip")
     server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
     url = server.url
     client = start_client(url, token, f"cmd:{sys.executable} {SLEEPY}", tmp_path / "client.log")
@@ -136,12 +159,18 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
         view = url + "/api/league/admin/members/coder/versions/1/code"
         assert request(view, token=ADMIN).body["code"] == "being_prepared"  # made from now
         workers = wait_until(lambda: descendants(server, WORKER), WAIT, "the view's worker")
+        wait_until(lambda: len(descendants(server, COMPILER)) >= 2 or None, WAIT,
+                   "the rebuild's and the upload's compilers")  # fmt: skip
+        compiling = descendants(server, COMPILER)
         os.killpg(server.popen.pid, signal.SIGTERM)
         try:
             server.popen.wait(STOP_WITHIN)
         except subprocess.TimeoutExpired:
             raise AssertionError(f"the server ran on {STOP_WITHIN} s after SIGTERM") from None
         wait_until(lambda: not any(alive(pid) for pid in workers), WAIT, "the worker to end")
+        wait_until(lambda: not any(alive(pid) for pid in compiling), WAIT, "the builds to end")
+        with LeagueStore(db) as store:  # built again at the next start, never refused
+            assert store.submissions.get(upload.id).status in ("received", "building")
         wait_until(lambda: f"game {game.id} ended: no result (aborted)" in client.text(),
                    WAIT, "the client to hear of the abort")  # fmt: skip
         wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "the engine to end")

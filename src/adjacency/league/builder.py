@@ -40,6 +40,7 @@ from ..hosting.player import Choice
 from ..hosting.slots import Slots
 from ..hosting.verdict import Judged, judge, plays_windows
 from ..hosting.verdict import rebuild as rebuild_build
+from ..sandbox import StopScope
 from ..sandbox import check as sandbox_check
 from ..serving.logs import say
 from .grading.digest_worker import DigestStopped
@@ -156,6 +157,8 @@ class Builder:
         shared with its hosted games): a build, its dry run and its check hold one."""
         self._wake = threading.Event()
         self._stop = threading.Event()
+        self._halt = StopScope()
+        """The sandboxes of the builds and checks in hand, ended at once by :meth:`stop`."""
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
@@ -179,12 +182,15 @@ class Builder:
         self._wake.set()
 
     def stop(self, wait: float = 1.0) -> None:
-        """Stop after the build in hand, waiting at most ``wait`` seconds for it (a daemon
-        thread: a stopping server does not wait for a long build; the next start builds
-        it again); a digest in hand is ended at once (its version is accepted, and the
-        digest made when first asked for)."""
+        """Stop now: the builds and checks in hand have their sandboxes ended (their
+        versions go back to ``received``, never refused for it, and are built again at
+        the next start, which also hands back any left ``building``), and their threads
+        are waited for at most ``wait`` seconds while they unwind (daemon threads); a
+        digest in hand is ended at once (its version is accepted, and the digest made
+        when first asked for)."""
         self._stop.set()
         self._wake.set()
+        self._halt.stop()
         stop_digests()
         deadline = time.monotonic() + wait
         for thread in self._threads:
@@ -199,30 +205,52 @@ class Builder:
                     self._wake.clear()
                     continue
                 folder = version_folder(self.db, submission.member_id, submission.version)
-                try:
-                    with self.slots.hold() if self.slots is not None else nullcontext():
-                        judged = verdict(store, submission, folder)
-                except ServerBusy as exc:  # held, not judged: checked again later
+                judged = self._judge(store, submission, folder)
+                if self._halt.stopped:  # ended by the stop, not judged: built again
                     store.submissions.release(submission.id)
-                    say(log, logging.WARNING, "version-held", version=submission.version,
-                        reason=str(exc))  # fmt: skip
-                    self._stop.wait(BUSY_WAIT)
-                    continue
-                except AdjacencyRuntimeError as exc:  # the sandbox or the machine failed
-                    judged = Judged(False, f"the server could not build it: {exc}")
-                except Exception:
-                    log.exception("builder: version %d failed", submission.id)
-                    judged = Judged(False, "the server failed while building it")
-                accepted = judged.accepted
-                keep_pictures(store, submission, judged)
-                if not accepted:
-                    store.outputs.keep(submission.member_id, submission.id, judged.output)
-                if accepted:
-                    keep_digest(store, submission)
-                store.submissions.decide(submission.id, accepted, judged.detail)
-                if not accepted:  # nothing plays it: only its form is kept, to choose again
-                    discard_build(folder)
-                self._wake.set()  # its team's next version may be built now, by any thread
-                say(log, logging.INFO, "version-accepted" if accepted else "version-refused",
-                    version=submission.version,
-                    team=store.members.member(submission.member_id).name)  # fmt: skip
+                    return
+                if judged is not None:
+                    self._keep(store, submission, folder, judged)
+
+    def _judge(self, store: LeagueStore, submission: Submission, folder: Path) -> Judged | None:
+        """The verdict on the claimed ``submission``, built under ``folder`` within a slot;
+        ``None`` where the machine could not judge it now
+        (:class:`~adjacency.hosting.check.ServerBusy`: handed back, and this thread waits
+        :data:`BUSY_WAIT` before it takes a version again)."""
+        try:
+            with (
+                self._halt.inside(),
+                self.slots.hold() if self.slots is not None else nullcontext(),
+            ):
+                return verdict(store, submission, folder)
+        except ServerBusy as exc:  # held, not judged: checked again later
+            store.submissions.release(submission.id)
+            say(log, logging.WARNING, "version-held", version=submission.version,
+                reason=str(exc))  # fmt: skip
+            self._stop.wait(BUSY_WAIT)
+            return None
+        except AdjacencyRuntimeError as exc:  # the sandbox or the machine failed
+            return Judged(False, f"the server could not build it: {exc}")
+        except Exception:
+            if not self._halt.stopped:
+                log.exception("builder: version %d failed", submission.id)
+            return Judged(False, "the server failed while building it")
+
+    def _keep(
+        self, store: LeagueStore, submission: Submission, folder: Path, judged: Judged
+    ) -> None:
+        """Store ``submission``'s verdict and what goes with it (a refused version's
+        pictures and output, an accepted one's digest; a refused one's build discarded)."""
+        accepted = judged.accepted
+        keep_pictures(store, submission, judged)
+        if not accepted:
+            store.outputs.keep(submission.member_id, submission.id, judged.output)
+        if accepted:
+            keep_digest(store, submission)
+        store.submissions.decide(submission.id, accepted, judged.detail)
+        if not accepted:  # nothing plays it: only its form is kept, to choose again
+            discard_build(folder)
+        self._wake.set()  # its team's next version may be built now, by any thread
+        say(log, logging.INFO, "version-accepted" if accepted else "version-refused",
+            version=submission.version,
+            team=store.members.member(submission.member_id).name)  # fmt: skip

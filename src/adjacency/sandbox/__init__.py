@@ -23,6 +23,8 @@ line naming the fix) where the sandbox cannot start: nothing runs without it.
   whose work it does (:class:`Priority`: games first, builds last);
 - :mod:`~adjacency.sandbox.accounting`: the CPU time of a tree no cgroup counts, and each
   thread's waits for a CPU (:func:`longest_wait` between two readings).
+- :mod:`~adjacency.sandbox.stopping`: :class:`StopScope`, the sandboxes a piece of work
+  started, ended together when it is stopped (a stopping server's builds).
 
 It imports only the core's errors and :mod:`adjacency.system` (a service beside the
 workers): docs/sandbox.md is its security model.
@@ -39,6 +41,7 @@ from .limits import Limits, Reason
 from .oneshot import run
 from .outputs import regular_files
 from .process import Outcome, SandboxedProcess
+from .stopping import SandboxStopped, StopScope
 
 __all__ = [
     "OUTPUT",
@@ -49,8 +52,10 @@ __all__ = [
     "Priority",
     "Reason",
     "SandboxError",
+    "SandboxStopped",
     "SandboxUnavailable",
     "SandboxedProcess",
+    "StopScope",
     "Thread",
     "check",
     "longest_wait",

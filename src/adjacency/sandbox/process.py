@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import IO
 
 from ..system import proctree
-from . import available, cgroup, command_line, identity, scratch, seccomp, spawner
+from . import available, cgroup, command_line, identity, scratch, seccomp, spawner, stopping
 from .accounting import Ledger, Thread, longest_wait, server_delay
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
@@ -191,6 +191,7 @@ class SandboxedProcess:
         reader read it): a move's answer came then, whatever the server's threads took
         to act on it."""
         self._ledger = Ledger()
+        self._scope: stopping.StopScope | None = None
 
     # -- the Transport interface -------------------------------------------------------
 
@@ -230,6 +231,9 @@ class SandboxedProcess:
         cannot start here, :class:`SandboxError` for a folder it cannot use."""
         if self._popen is not None:
             raise SandboxError(f"sandboxed {self.command!r} was already started")
+        scope = stopping.current()
+        if scope is not None:
+            scope.check(self.command)
         available.check()
         _check_folder(self.submission, "submission")
         if self.output is not None:
@@ -273,6 +277,9 @@ class SandboxedProcess:
         # A server that exits normally ends its sandboxes; one killed takes them along
         # through bubblewrap's --die-with-parent.
         atexit.register(self.kill)
+        self._scope = scope
+        if scope is not None:  # its work stopped together: :mod:`.stopping`
+            scope.add(self)
 
     def _spawn(
         self, who: identity.Identity, processes: int, filter_fd: int
@@ -526,6 +533,8 @@ class SandboxedProcess:
             self._closing.set()
         MONITOR.remove(self)
         atexit.unregister(self.kill)
+        if self._scope is not None:
+            self._scope.discard(self)
         if self._group is not None:
             self._group.kill()  # anything that left the tree but not the group
             self._usage.cpu = max(self._usage.cpu, self._group.cpu_seconds())

@@ -49,7 +49,7 @@ from ...hosting.ray_seats import RaySeats
 from ...hosting.seat import Answer as Answer  # re-exported: the league's games read it here
 from ...hosting.seat import BotSeat, Seat
 from ...hosting.slots import Slots, default_slots
-from ...sandbox import Outcome, SandboxedProcess
+from ...sandbox import Outcome, SandboxedProcess, StopScope
 from ...sandbox import check as sandbox_check
 from ...serving.logs import say
 from ..builder import rebuild, version_folder
@@ -175,6 +175,8 @@ class HostedPlayers:
         self.unbuildable: dict[int, str] = {}
         """The versions that could not be built again here, with why (until a restart)."""
         self._rebuilds = threading.Lock()
+        self._halt = StopScope()
+        """The rebuilds' sandboxes, ended at once by :meth:`stop`."""
 
     def games_in_play(self) -> int:
         """The games with a hosted side in play now."""
@@ -264,12 +266,18 @@ class HostedPlayers:
         self.pool.submit(self._rebuild, self.db, submission, said)
 
     def _rebuild(self, db: Path, submission: Submission, said: dict[str, object]) -> None:
-        """:meth:`rebuild`'s work, in a thread of :attr:`pool`."""
+        """:meth:`rebuild`'s work, in a thread of :attr:`pool`. One that a stopping
+        server ended (:meth:`stop`) is no failure of the version: it is built again
+        at the next start (its build folder holds no choice yet)."""
         try:
-            with self._rebuilds:
+            if self._halt.stopped:  # the server stops: built at the next start
+                return
+            with self._rebuilds, self._halt.inside():
                 rebuild(db, submission)
             say(log, logging.INFO, "version-rebuilt", **said)
         except Exception as exc:
+            if self._halt.stopped:
+                return
             self.unbuildable[submission.id] = str(exc)
             say(log, logging.ERROR, "version-not-rebuilt", **said, reason=exc)
         finally:
@@ -355,7 +363,11 @@ class HostedPlayers:
         self.ended.append((game_id, color, pid, seat.close()))
 
     def stop(self) -> None:
-        """The server stops: end every seat's process and wait until they are gone."""
+        """The server stops: end every rebuild's sandbox (its version is built again at
+        the next start, as are those not begun) and every seat's process, and wait
+        until the pool's threads have unwound (moments: nothing they wait on runs any
+        more), never for a build to finish."""
+        self._halt.stop()
         seats = list(self.seats.values())
         self.seats.clear()
         for seat in seats:
