@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request
 
 from .. import commands
 from ..deps import Client, Manager, limited_holders, rate_limited
+from ..manager import GameManager
 from ..models import (
     AnswerRequest,
     ControlRequest,
@@ -16,6 +19,7 @@ from ..models import (
     SideRequest,
     Viewer,
 )
+from ..session import GameSession
 from . import ERRORS
 
 router = APIRouter(
@@ -23,6 +27,18 @@ router = APIRouter(
     responses={**ERRORS, 403: {**ERRORS[400], "description": "a seat this browser does not hold"}},
     dependencies=[rate_limited("move")],
 )
+
+
+def _touching(
+    manager: GameManager, game_id: str, command: Callable[[GameSession], GameState]
+) -> GameState:
+    """The state that ``command`` answers for the game, which is then noted as in use
+    (:meth:`~adjacency.web.session.GameSession.touch`: a bot stopped while nobody
+    watched thinks again)."""
+    session = manager.get(game_id)
+    state = command(session)
+    session.touch()
+    return state
 
 
 @router.get("/api/games/{game_id}/me", response_model=Viewer)
@@ -41,20 +57,14 @@ def claim(game_id: str, manager: Manager, caller: Client) -> Viewer:
 @router.post("/api/games/{game_id}/moves", response_model=GameState)
 def play(game_id: str, move: MoveRequest, manager: Manager, caller: Client) -> GameState:
     """Play a move for the person to move (this browser must hold that seat)."""
-    session = manager.get(game_id)
-    state = commands.play(session, move.square, caller)
-    session.touch()
-    return state
+    return _touching(manager, game_id, lambda session: commands.play(session, move.square, caller))
 
 
 @router.post("/api/games/{game_id}/undo", response_model=GameState)
 def undo(game_id: str, manager: Manager, caller: Client) -> GameState:
     """Take back the last person's move and the bot replies after it (one ply between
     people)."""
-    session = manager.get(game_id)
-    state = commands.undo(session, caller)
-    session.touch()
-    return state
+    return _touching(manager, game_id, lambda session: commands.undo(session, caller))
 
 
 @router.post("/api/games/{game_id}/resign", response_model=GameState)
@@ -63,10 +73,8 @@ def resign(
 ) -> GameState:
     """Resign for your seat (``side`` picks one when this browser holds both): the other
     side wins, the record says ``[Termination "resignation"]``. Final: no takeback."""
-    session = manager.get(game_id)
-    state = commands.resign(session, None if body is None else body.side, caller)
-    session.touch()
-    return state
+    side = None if body is None else body.side
+    return _touching(manager, game_id, lambda session: commands.resign(session, side, caller))
 
 
 @router.post("/api/games/{game_id}/abort", response_model=GameState)
@@ -75,10 +83,8 @@ def abort(
 ) -> GameState:
     """Abort before your side's first move: the game ends without a result (abandoned)
     and counts for nothing; 409 once your side has moved (resign instead)."""
-    session = manager.get(game_id)
-    state = commands.abort(session, None if body is None else body.side, caller)
-    session.touch()
-    return state
+    side = None if body is None else body.side
+    return _touching(manager, game_id, lambda session: commands.abort(session, side, caller))
 
 
 @router.post("/api/games/{game_id}/hint", response_model=Hint)
