@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import partial
 
 from . import gametree, local, minimax  # noqa: F401  (register the bots the presets name)
 from .base import Bot
@@ -158,25 +159,12 @@ def _algorithm(report: str) -> Option:
     )
 
 
-@register(
-    "report-a",
-    _summary("report-a", REPORT_A),
-    "course report",
-    options=(_algorithm("report-a"),),
-    positional="algorithm",
-)
-def make_report_a(rng: random.Random, algorithm: str) -> Bot:
-    """The bot that plays ``algorithm`` with course report A's parameters (:func:`build`)."""
-    return build("report-a", algorithm, rng)
-
-
-@register(
-    "report-b",
-    _summary("report-b", REPORT_B),
-    "course report",
-    options=(_algorithm("report-b"),),
-    positional="algorithm",
-)
-def make_report_b(rng: random.Random, algorithm: str) -> Bot:
-    """The bot that plays ``algorithm`` with course report B's parameters (:func:`build`)."""
-    return build("report-b", algorithm, rng)
+for _report, _source in (("report-a", REPORT_A), ("report-b", REPORT_B)):
+    # The bot that plays ``algorithm`` with the report's parameters (:func:`build`).
+    register(
+        _report,
+        _summary(_report, _source),
+        "course report",
+        options=(_algorithm(_report),),
+        positional="algorithm",
+    )(partial(build, _report))
