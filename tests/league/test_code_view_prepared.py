@@ -6,7 +6,11 @@ answered meanwhile; once made, the view is served from storage (the real league
 server).
 
 The worker is held stopped (SIGSTOP) while the requests are made, so "answered while
-the digest runs" is an ordering the test fixes, never a race with the machine's load."""
+the digest runs" is an ordering the test fixes, never a race with the machine's load.
+
+The builder stores an accepted version's verdict first and makes its digest after, so
+its first games never wait for it; a code view asked for in between is "being prepared"
+and starts no second making."""
 
 from __future__ import annotations
 
@@ -16,8 +20,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from adjacency.hosting.verdict import Judged
+from adjacency.league import builder
 from adjacency.league.grading import digest_worker, version_digest
-from league_helpers import ADMIN, Response, add_member, keep, project, request
+from adjacency.league.league_file import LeagueStore
+from adjacency.league.store.submission_rows import Submission
+from league_helpers import ADMIN, Response, add_member, keep, make_league, project, request
 
 MIB = 1 << 20
 
@@ -64,3 +74,28 @@ def test_a_view_being_made_is_answered_at_once_then_served_from_storage(
     assert not version_digest.preparing() and not digest_worker.running()
     served = request(api, token=ADMIN)
     assert served.status == 200 and served.body == made.body
+
+
+def test_the_builder_stores_the_verdict_then_makes_the_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    add_member(db, "team1")
+    seen: dict[str, object] = {}
+
+    def digest(store: LeagueStore, submission: Submission) -> None:  # as the builder's is
+        seen["status"] = store.submissions.get(submission.id).status
+        with pytest.raises(version_digest.BeingPrepared):  # a code view asked for now
+            version_digest.code_of(store, submission)
+        seen["making"] = version_digest.preparing()  # that request started no other
+
+    monkeypatch.setattr(builder, "keep_version_digest", digest)
+    with LeagueStore(db) as store:
+        member = store.members.member_named("team1")
+        store.submissions.add(member.id, project({"bot.py": "print()\n"}), "team.zip")
+        claimed = store.submissions.claim()
+        assert claimed is not None
+        builder.Builder(db)._keep(store, claimed, tmp_path / "build", Judged(True, "ok"))
+    assert seen == {"status": "accepted", "making": frozenset({claimed.id})}
+    assert not version_digest.preparing()  # released once made

@@ -46,6 +46,7 @@ from ..serving.logs import say
 from .grading.digest_worker import DigestStopped
 from .grading.digest_worker import stop_all as stop_digests
 from .grading.version_digest import keep as keep_version_digest
+from .grading.version_digest import making
 from .league_file import LeagueStore
 from .settings import LeagueSettings
 from .store.submission_rows import Submission
@@ -67,7 +68,10 @@ IDLE_WAIT = 5.0
 def keep_digest(store: LeagueStore, submission: Submission) -> None:
     """Make an accepted version's digest now, once (:mod:`.grading.version_digest`): its code
     view and fingerprints are then read, never made, by requests. A digest that cannot
-    be made, or that a stopping server ended, is made when first asked for."""
+    be made, or that a stopping server ended, is made when first asked for. The builder
+    calls it after the verdict is stored, within
+    :func:`~.grading.version_digest.making`: the version plays meanwhile, and its code
+    view is "being prepared"."""
     try:
         keep_version_digest(store, submission)
     except DigestStopped:
@@ -240,17 +244,20 @@ class Builder:
         self, store: LeagueStore, submission: Submission, folder: Path, judged: Judged
     ) -> None:
         """Store ``submission``'s verdict and what goes with it (a refused version's
-        pictures and output, an accepted one's digest; a refused one's build discarded)."""
+        pictures and output, its build discarded; an accepted one's digest, made after
+        its verdict is stored, so that its first games never wait for it: its code view
+        is "being prepared" meanwhile)."""
         accepted = judged.accepted
         keep_pictures(store, submission, judged)
         if not accepted:
             store.outputs.keep(submission.member_id, submission.id, judged.output)
-        if accepted:
-            keep_digest(store, submission)
-        store.submissions.decide(submission.id, accepted, judged.detail)
-        if not accepted:  # nothing plays it: only its form is kept, to choose again
-            discard_build(folder)
-        self._wake.set()  # its team's next version may be built now, by any thread
-        say(log, logging.INFO, "version-accepted" if accepted else "version-refused",
-            version=submission.version,
-            team=store.members.member(submission.member_id).name)  # fmt: skip
+        with making(submission) if accepted else nullcontext():
+            store.submissions.decide(submission.id, accepted, judged.detail)
+            if not accepted:  # nothing plays it: only its form is kept, to choose again
+                discard_build(folder)
+            self._wake.set()  # its team's next version may be built now, by any thread
+            say(log, logging.INFO, "version-accepted" if accepted else "version-refused",
+                version=submission.version,
+                team=store.members.member(submission.member_id).name)  # fmt: skip
+            if accepted:
+                keep_digest(store, submission)

@@ -9,10 +9,12 @@ thread is in), and a digest in hand kept a stopping server waiting. Made apart:
   sandbox's cgroups are delegated, in the checks' folder, below the games
   (:attr:`~adjacency.sandbox.cgroup.Priority.CHECK`), its memory capped at
   :data:`MEMORY`; the server's process only waits for its answer, holding no CPU. Not
-  in the builds' folder, which runs on what everything else leaves: a version's
-  verdict waits for its digest, so on a busy machine an accepted version's games would
-  wait for an idle core (measured: a suite's live-game test of three hostile teams took
-  61 s there, 29 s before the digest moved apart);
+  in the builds' folder, which runs on what everything else leaves: the version plays
+  from its verdict on (stored first), but its builder thread takes the next upload
+  only once the digest is made, so on a busy machine the next verdicts would wait for
+  an idle core (measured when the verdict still waited for its digest: a suite's
+  live-game test of three hostile teams took 61 s there, 29 s before the digest moved
+  apart);
 - its budget is :func:`budget` CPU seconds for the whole digest (each file is also held
   to its own, :func:`~.lexing.budget`): once spent, every file left is shown plain
   (:func:`~.lexing.cpu_budget`); past :data:`MARGIN` more, the kernel stops the worker

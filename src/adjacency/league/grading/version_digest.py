@@ -7,8 +7,11 @@ compressed: its pictures and left-out paths, then its files (:func:`code_of`).
 Why: highlighting a whole project and fingerprinting it cost seconds of CPU each; made
 on every request, a team asking for its own code view a dozen times at once, or a
 teacher opening the report, held the server's threads for minutes. Made once, a request
-reads stored bytes. A version accepted before digests were kept gets its digest the
-first time it is asked for (:func:`code_of`, :func:`prints_of`), once. A digest is made by
+reads stored bytes. The builder makes it right after it stores the version's verdict
+(:func:`making` held over both), so its games never wait for it, and a request in
+between is told it is being prepared. A version accepted before digests were kept gets
+its digest the first time it is asked for (:func:`code_of`, :func:`prints_of`), once.
+A digest is made by
 one thread at a time, in a worker process with its own CPU budget
 (:func:`.digest_worker.made_apart`), never by the threads that answer requests: while
 the builder or a thread of its own makes a version's, a request for its code view is
@@ -39,7 +42,7 @@ from .digest_worker import DigestStopped, made_apart, make
 from .fingerprints import ProjectPrints, pack, project_prints, unpack
 from .version_code import kept_files
 
-__all__ = ["BeingPrepared", "code_of", "keep", "make", "preparing", "prints_of"]
+__all__ = ["BeingPrepared", "code_of", "keep", "make", "making", "preparing", "prints_of"]
 
 log = logging.getLogger("adjacency.league")
 
@@ -67,9 +70,12 @@ def preparing() -> frozenset[int]:
 
 
 @contextmanager
-def _making_of(submission: Submission) -> Iterator[bool]:
+def making(submission: Submission) -> Iterator[bool]:
     """Claim the making of ``submission``'s digest for this thread: yields whether it was
-    claimed (``False``: another thread makes it now), released on leaving."""
+    claimed (``False``: another thread, or this one further out, holds it), released on
+    leaving the claim that took it. Within it, a request for the version's code view is
+    answered :class:`BeingPrepared` and starts no making of its own: the builder claims
+    it before it stores an accepted version's verdict, and makes the digest after."""
     with _making_lock:
         claimed = submission.id not in _making
         _making.add(submission.id)
@@ -92,7 +98,7 @@ def keep(store: LeagueStore, submission: Submission) -> tuple[bytes, bytes]:
     """Make and keep a version's digest (when it is accepted); its packed prints and
     code. While it is made, a request for the version's code view is answered
     :class:`BeingPrepared`."""
-    with _making_of(submission):
+    with making(submission):
         return _keep(store, submission)
 
 
