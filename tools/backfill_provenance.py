@@ -50,7 +50,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 from adjacency.solving.store import SolutionsStore  # noqa: E402
-from adjacency.system.provenance import UNKNOWN, provenance  # noqa: E402
+from adjacency.system.provenance import UNKNOWN, code, provenance  # noqa: E402
 
 PACKAGE = REPO / "src" / "adjacency"
 SHIPPED = PACKAGE / "solving" / "data" / "solutions.db"
@@ -317,12 +317,14 @@ def backfill_weights() -> list[Path]:
 DATA_NOT_MADE_AGAIN = {
     "patterns-8x8.json": (
         "fitted before the training data was hashed, and its 55,000 labelled positions "
-        "were not made again to hash them: about 18 CPU minutes at 20 ms a position "
-        "(docs/lab-notes/2026-11-23-training-data-cost.md), not spent on the shared 2-core "
-        "machine that recorded this; its command makes them again, the same for any --jobs"
+        "(four times the learned evaluation's 13,904, which took 79.9 CPU s and 8.5 min "
+        "of wall time to make again at load 10 to 27) were not made again: the 2-core "
+        "machine was shared and the session that recorded this ended within the hour; "
+        "its command makes them again, the same for any --jobs"
     ),
 }
-"""Why a shipped weights file's training data was not made again to hash it, by name."""
+"""Why a shipped weights file's training data was not made again to hash it, by name
+(drop its entry, and the file's ``data``, to make them again with ``--weights-data``)."""
 
 
 def rerun_training(command: str, out: Path) -> dict[str, Any]:
@@ -363,6 +365,7 @@ def record_weights_data() -> list[Path]:
             if why is not None:
                 training["data"] = {"sha256": NOT_RECORDED, "why": why}
             else:
+                code()  # the commit and sources as the run starts, not as it ends
                 with tempfile.TemporaryDirectory() as scratch:
                     started = time.process_time()
                     again = rerun_training(training["command"], Path(scratch) / path.name)
