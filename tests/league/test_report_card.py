@@ -18,8 +18,10 @@ from pathlib import Path
 from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text
+from adjacency.league.grading.card_sheet import board_link, column_position
 from adjacency.league.grading.card_worker import CardFailed, CardKeeper
 from adjacency.league.grading.report_card import (
+    SUMMARY,
     CardGame,
     allowed_seconds,
     card,
@@ -78,6 +80,17 @@ def test_the_card_of_a_small_game_is_the_one_checked_by_hand() -> None:
         "moves": 3, "charged": 3.0, "allowed": 13.0, "share": 0.231, "mean": 1.0,
         "slowest": {"game": 7, "ply": 3, "seconds": 1.5, "fen": "2oo/2oo/xx2/xxoo x 4"},
     }  # fmt: skip
+    # the figures' positions on the analysis board: the worst (c2), the slowest move
+    c2 = "2oo/2oo/xx2/xxoo x 4"
+    linked = {name: column_position(made, name) for name in SUMMARY}
+    assert linked == {
+        **dict.fromkeys(SUMMARY), "accuracy": c2, "end": c2, "inaccuracies": c2,
+        "lost_games": c2, "seconds": c2,
+    }  # fmt: skip
+    assert (
+        board_link("http://board.test", c2)
+        == "http://board.test/?fen=2oo%2F2oo%2Fxx2%2Fxxoo%20x%204"
+    )
     # O's side of the same game: all its moves best, no loss
     o_card = card(1, [CardGame(7, "o", record, 1.0, "normal", "alpha", {})], {7: reviewed})
     assert (o_card["accuracy"], o_card["marks"], o_card["losses"]) == (100.0, [], [])

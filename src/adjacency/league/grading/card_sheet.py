@@ -122,9 +122,16 @@ COUNTS = dict(zip(("inaccuracies", "mistakes", "blunders"), MARKS, strict=True))
 
 
 def column_position(made: dict[str, Any], name: str) -> str | None:
-    """The position a card's summary figure ``name`` links to: a phase's accuracy to
-    its move that lost most, a count to its first such move, the seconds to the
-    slowest move; ``None`` for the others (and where there is no such move)."""
+    """The position a card's summary figure ``name`` links to: the accuracy to the move
+    that lost most, a phase's accuracy to its move that lost most, a count to its first
+    such move, the lost games to the move that lost the first of them, the seconds to
+    the slowest move; ``None`` for the others (and where there is no such move)."""
+    if name == "accuracy":
+        worst = [p["worst"] for p in made["phases"].values() if p["worst"] is not None]
+        return str(max(worst, key=lambda w: w["loss"])["fen"]) if worst else None
+    if name == "lost_games":
+        first = next((lost["move"] for lost in made["losses"] if lost["move"]), None)
+        return None if first is None else str(first["fen"])
     if name in PHASES:
         worst = made["phases"][name]["worst"]
         return None if worst is None else str(worst["fen"])

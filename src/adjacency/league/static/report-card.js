@@ -25,6 +25,14 @@ function figure(text, board, fen) {
 
 // The position a summary figure links to (as card_sheet.column_position on the server).
 function position(card, name) {
+  if (name === "accuracy") {
+    const worst = Object.values(card.phases).map((p) => p.worst).filter(Boolean);
+    return worst.length ? worst.reduce((a, b) => (b.loss > a.loss ? b : a)).fen : null;
+  }
+  if (name === "lost_games") {
+    const lost = card.losses.find((l) => l.move);
+    return lost ? lost.move.fen : null;
+  }
   if (card.phases[name]) return card.phases[name].worst ? card.phases[name].worst.fen : null;
   if (COUNTS[name]) {
     const first = card.marks.find((m) => m.mark === COUNTS[name]);
