@@ -27,6 +27,7 @@ from ..system.cpu_meter import CpuMeter
 from .kernels.bits import write_geometry
 from .kernels.layout import I_SIZE, STAT_NODES, STATS, TT
 from .kernels.search import INF, plain
+from .results import SearchResult, SolveResult
 from .searcher import Engine
 
 SUITE: tuple[tuple[str, str], ...] = (
@@ -105,43 +106,32 @@ def run_suite(
         engine = Engine(tt_mb=tt_mb)
         position = Position.from_fen(fen)
         meter = CpuMeter()
-        if name.startswith("end"):
-            with meter.measure():
+        result: SolveResult | SearchResult
+        with meter.measure():
+            if name.startswith("end"):
                 result = engine.solve(position, seconds=solve_limit if depth is None else None)
-            cpu = meter.seconds()
-            line = BenchLine(
-                name,
-                "solve",
-                result.seconds,
-                result.nodes,
-                result.nodes / max(result.seconds, 1e-9),
-                None,
-                result.value,
-                result.best,
-                result.complete,
-                cpu,
-                result.nodes / max(cpu, 1e-9),
-            )
-        else:
-            with meter.measure():
-                found = (
+                kind, reached, best, complete = "solve", None, result.best, result.complete
+            else:
+                result = (
                     engine.search(position, seconds=seconds)
                     if depth is None
                     else engine.search(position, depth=depth)
                 )
-            cpu = meter.seconds()
-            line = BenchLine(
-                name,
-                "search",
-                found.seconds,
-                found.nodes,
-                found.nodes / max(found.seconds, 1e-9),
-                found.depth,
-                found.value,
-                found.move,
-                cpu_seconds=cpu,
-                cpu_nps=found.nodes / max(cpu, 1e-9),
-            )
+                kind, reached, best, complete = "search", result.depth, result.move, True
+        cpu = meter.seconds()
+        line = BenchLine(
+            name,
+            kind,
+            result.seconds,
+            result.nodes,
+            result.nodes / max(result.seconds, 1e-9),
+            reached,
+            result.value,
+            best,
+            complete,
+            cpu,
+            result.nodes / max(cpu, 1e-9),
+        )
         lines.append(line)
         if echo is not None:
             echo(line)
