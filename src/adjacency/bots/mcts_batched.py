@@ -202,6 +202,18 @@ class BatchedSearch:
             raise BotError("the game is over: there is no move to search")
         self.reset(board)
         me, opp = np.uint64(mover), np.uint64(opponent)
+        # What gather and apply both read and write: the geometry, the parameters, the
+        # counters, the tree, and each pending path with its leaf.
+        state = (
+            self.U,
+            self.P,
+            self.T,
+            *self.tree,
+            self.paths,
+            self.depths,
+            self.leaf_me,
+            self.leaf_opp,
+        )
         while self.T[kp.SIMULATIONS] < simulations:
             if keep_going is not None and self.T[kp.SIMULATIONS] > 0 and not keep_going():
                 break
@@ -214,14 +226,7 @@ class BatchedSearch:
                     plies_left,
                     want,
                     budget,
-                    self.U,
-                    self.P,
-                    self.T,
-                    *self.tree,
-                    self.paths,
-                    self.depths,
-                    self.leaf_me,
-                    self.leaf_opp,
+                    *state,
                     self.leaf_plies,
                 )
             )
@@ -232,14 +237,7 @@ class BatchedSearch:
                 n,
                 priors,
                 values,
-                self.U,
-                self.P,
-                self.T,
-                *self.tree,
-                self.paths,
-                self.depths,
-                self.leaf_me,
-                self.leaf_opp,
+                *state,
             )
         return int(self.T[kp.SIMULATIONS])
 
