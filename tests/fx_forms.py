@@ -125,7 +125,7 @@ def replayed(shape: Shape) -> Iterator[list[str]]:
         (out / "window.png").write_bytes(PICTURE)
         return DryRun(looks[key], PICTURE)
 
-    def build_fx(project: Path, folder: Path) -> FxBuild:
+    def build_fx(project: Path, folder: Path, cache: Path | None = None) -> FxBuild:
         folder.mkdir(parents=True, exist_ok=True)
         return FxBuild(folder, "Main")
 

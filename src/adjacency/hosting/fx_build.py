@@ -22,11 +22,18 @@ the kept files (:func:`write_program`: sources, resources, ``.iml`` files, manif
 written to a tree of the build folder) read-only and the class folder the only writable
 place: nothing of the team's is ever executed outside the sandbox. The driver's module is
 compiled in the sandbox too, its sources read-only at :data:`DRIVER_SOURCES`.
+
+A compile is kept in the build cache (:mod:`.build_cache`) under the SHA-256 of the
+program's kept files and the toolchain (:func:`fx_toolchain`): the same files built again
+by the same toolchain are copied from it, the very files the compile wrote
+(:data:`BUILT`); the driver's module so too, where the cache's folder is named for the
+process.
 """
 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import os
 import re
@@ -39,12 +46,14 @@ from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
 from ..sandbox import SUBMISSION
+from . import build_cache
+from .build_output import build_bytes
 from .intake import IntakeRefused
 from .java_build import BuildFailed
 from .java_versions import SERVER_JAVA
 from .newer_jdk import ECJ_LEVEL, jdk_for, newer_jdk
 from .packing import program_files
-from .sandbox_build import ecj, javac
+from .sandbox_build import BUILD_LIMITS, JAVAC, JVM_OPTIONS, ecj, javac
 
 FX_MODULES = "/usr/share/openjfx/lib"
 """Debian's OpenJFX (package ``openjfx``): the modules' jars."""
@@ -110,6 +119,72 @@ def driver_sources() -> Path:
     return Path(__file__).resolve().parent / "javafx"
 
 
+LISTING = ".adjacency-sources"
+"""The compiler's argument file, written to a build's ``tree`` (what it compiles)."""
+
+BUILT = ("classes", "resources", BUILD_FILE, f"tree/{LISTING}")
+"""What a build writes to its folder beyond its program's files (:func:`write_program`):
+an entry of the build cache (:mod:`.build_cache`)."""
+
+_BUILD_CODE = (
+    "fx_build.py",
+    "sandbox_build.py",
+    "java_build.py",
+    "build_output.py",
+    "newer_jdk.py",
+    "build_cache.py",
+)
+"""This package's modules whose code decides what a build writes: part of its toolchain."""
+
+_digests: dict[tuple[str, int, int], str] = {}
+
+
+def _digest(path: Path) -> str:
+    """SHA-256 of the file ``path`` (links followed), read again only once it changed
+    (its size or time); ``missing`` where it cannot be read."""
+    try:
+        found = path.stat()
+    except OSError:
+        return "missing"
+    mark = (str(path), found.st_size, found.st_mtime_ns)
+    if mark not in _digests:
+        try:
+            _digests[mark] = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            return "missing"
+    return _digests[mark]
+
+
+def fx_toolchain() -> str:
+    """All that a JavaFX build's output depends on beyond its sources, in words (the
+    build cache's key, :mod:`.build_cache`): the server's ``javac`` (its JDK's ``release``
+    file: version and vendor), OpenJFX's modules (each file's SHA-256), the newer runtime
+    and ``ecj`` where the server has them (:mod:`.newer_jdk`), the options, the limits
+    (a build within them may fail within lower ones), the driver's sources and this
+    package's code that builds. Read at each build (files hashed again
+    only once changed), so a toolchain installed or changed is seen at once."""
+    javac_home = Path(JAVAC).resolve().parent.parent
+    lines = [
+        f"javac {javac_home} {_digest(javac_home / 'release')}",
+        f"options {FX_MODULES} {FX_ADD_MODULES} {ECJ_LEVEL} {SERVER_JAVA} {JVM_OPTIONS}",
+        f"limits {BUILD_LIMITS!r} {build_bytes()}",
+    ]
+    fx = Path(FX_MODULES)
+    lines += [f"openjfx {p.name} {_digest(p)}" for p in sorted(fx.iterdir())] if fx.is_dir() else []
+    jdk = newer_jdk()
+    if jdk is not None:
+        lines.append(f"newer {jdk.home} {jdk.java} {_digest(jdk.home / 'release')}")
+        lines.append(f"ecj {jdk.ecj} {_digest(jdk.ecj)}")
+    here = Path(__file__).resolve().parent
+    lines += [f"code {name} {_digest(here / name)}" for name in _BUILD_CODE]
+    sources = driver_sources()
+    lines += [
+        f"driver {p.relative_to(sources).as_posix()} {_digest(p)}"
+        for p in sorted(sources.rglob("*.java"))
+    ]
+    return "\n".join(lines)
+
+
 _driver_lock = threading.Lock()
 _driver: Path | None = None
 
@@ -136,22 +211,25 @@ def driver_module() -> Path:
         atexit.register(_remove, root, owner)
         os.chmod(root, 0o755)
         module = root / "module"
-        module.mkdir()
         sources = driver_sources()
-        inside = [
-            f"{DRIVER_SOURCES}/{p.relative_to(sources).as_posix()}"
-            for p in sorted(sources.rglob("*.java"))
-        ]
-        javac(
-            inside,
-            root,
-            module,
-            "sources.txt",
-            options=("--module-path", FX_MODULES),
-            binds={DRIVER_SOURCES: sources},
-        )
-        for path in [module, *module.rglob("*")]:
-            path.chmod(0o755 if path.is_dir() else 0o644)
+        java = sorted(sources.rglob("*.java"))
+        cache = build_cache.cache_folder(None)
+        files = {p.relative_to(sources).as_posix(): p.read_bytes() for p in java}
+        key = build_cache.build_key("fxdriver", fx_toolchain(), files)
+        if not build_cache.restore(cache, key, root, ["module"]):
+            module.mkdir()
+            inside = [f"{DRIVER_SOURCES}/{p.relative_to(sources).as_posix()}" for p in java]
+            javac(
+                inside,
+                root,
+                module,
+                "sources.txt",
+                options=("--module-path", FX_MODULES),
+                binds={DRIVER_SOURCES: sources},
+            )
+            for path in [module, *module.rglob("*")]:
+                path.chmod(0o755 if path.is_dir() else 0o644)
+            build_cache.keep(cache, key, root, ["module"])
         _driver = module
         return module
 
@@ -266,7 +344,7 @@ def write_program(project: Path, tree: Path) -> list[PurePosixPath]:
     return sorted(PurePosixPath(name) for name in files)
 
 
-def build_fx(project: Path, folder: Path) -> FxBuild:
+def build_fx(project: Path, folder: Path, cache: Path | None = None) -> FxBuild:
     """Build the JavaFX program of ``project`` (a folder or a zip, taken in by
     :func:`write_program`) under ``folder`` (new, the server's):
     :class:`~.intake.IntakeRefused` for a kept file that breaks a rule,
@@ -275,7 +353,13 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
     sandbox can start. Sources that ``javac`` 17 refuses for a later Java's feature are
     built again by ``ecj`` for the newer runtime where this server has one that has the
     feature (:func:`~.newer_jdk.jdk_for`), recorded in :data:`BUILD_FILE`; where that
-    fails too, both refusals are told."""
+    fails too, both refusals are told.
+
+    A build of the same files by the same toolchain (:func:`fx_toolchain`) is copied from
+    the build cache instead (:mod:`.build_cache`, its folder
+    :func:`~.build_cache.cache_folder` of ``cache``: :data:`BUILT`, the same files a
+    compile writes); a finished build is kept there. The intake and the main class are
+    read each time: they are what refuses a project before its compile."""
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o755)
     tree = folder / "tree"
@@ -284,13 +368,35 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
     if not sources:
         raise BuildFailed("the project has no Java sources")
     main = main_class(tree, files)
+    cache = build_cache.cache_folder(cache)
+    read = {name.as_posix(): (tree / name).read_bytes() for name in files}
+    key = build_cache.build_key("javafx", fx_toolchain(), read)
+    if build_cache.restore(cache, key, folder, BUILT):
+        kept = load_fx(folder)
+        if kept is not None and kept.main == main:
+            return kept
+        build_cache.remove(folder, BUILT)  # not what this build writes: built afresh
+    built = _compile(tree, files, sources, main, folder)
+    build_cache.keep(cache, key, folder, BUILT)
+    return built
+
+
+def _compile(
+    tree: Path,
+    files: list[PurePosixPath],
+    sources: list[PurePosixPath],
+    main: str,
+    folder: Path,
+) -> FxBuild:
+    """Compile the program's ``sources`` of ``tree`` (its kept ``files``) into
+    ``folder`` and copy its resources there (:func:`build_fx`)."""
     inside = [f"{SUBMISSION}/{source}" for source in sources]
     classes = folder / "classes"
     classes.mkdir()
     modules = ("--module-path", FX_MODULES, "--add-modules", FX_ADD_MODULES)
     java = SERVER_JAVA
     try:
-        javac(inside, tree, classes, ".adjacency-sources", options=modules)
+        javac(inside, tree, classes, LISTING, options=modules)
     except BuildFailed as refused:
         jdk = jdk_for(str(refused), newer_jdk())
         if jdk is None:
@@ -298,7 +404,7 @@ def build_fx(project: Path, folder: Path) -> FxBuild:
         shutil.rmtree(classes)
         classes.mkdir()
         try:
-            ecj(inside, tree, classes, ".adjacency-sources", jdk, options=modules)
+            ecj(inside, tree, classes, LISTING, jdk, options=modules)
         except BuildFailed as also:
             raise BuildFailed(
                 f"{refused}\nbuilt for Java {jdk.java} with ecj at Java {ECJ_LEVEL}'s "

@@ -94,11 +94,15 @@ def fx_choices(upload: Path) -> dict[str, str] | None:
     return {k: str(v).lower() if isinstance(v, bool) else v for k, v in choose.items()}
 
 
-def build_fx_submission(upload: Path, out: Path, choices: dict[str, str]) -> HostedBuild:
-    """Build the program of ``upload`` into ``out`` and read its form: its
-    :class:`~.sandbox_build.HostedBuild` (kind ``javafx``; ``bot`` the main class,
-    ``args`` the driver's). Raises the intake's, the build's and the choice's refusals."""
-    build = build_fx(upload, out)
+def build_fx_submission(
+    upload: Path, out: Path, choices: dict[str, str], cache: Path | None = None
+) -> HostedBuild:
+    """Build the program of ``upload`` into ``out`` (its compile kept in, or copied from,
+    the build cache ``cache``: :func:`~.fx_build.build_fx`) and read its form, always by
+    its own dry runs: its :class:`~.sandbox_build.HostedBuild` (kind ``javafx``; ``bot``
+    the main class, ``args`` the driver's). Raises the intake's, the build's and the
+    choice's refusals."""
+    build = build_fx(upload, out, cache)
     recipe, _ = look(build, out / DRY_RUN, choices)
     kept = {
         "args": recipe.driver_args(),

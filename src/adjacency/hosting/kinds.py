@@ -159,7 +159,9 @@ def command_line(bot: str, args: list[str], kind: str = "java") -> list[str]:
     return KINDS[kind].command(bot, args)
 
 
-def build_submission(data: bytes, folder: Path, *, windows: bool) -> HostedBuild:
+def build_submission(
+    data: bytes, folder: Path, *, windows: bool, cache: Path | None = None
+) -> HostedBuild:
     """Build the uploaded zip ``data`` under ``folder`` (a new, empty folder of the
     server's: ``folder/upload.zip``, ``folder/build``) by its kind's build: the intake's
     refusals (:class:`~adjacency.hosting.intake.IntakeRefused`), the choice of the kind's
@@ -168,7 +170,9 @@ def build_submission(data: bytes, folder: Path, *, windows: bool) -> HostedBuild
     verbatim) are raised; :class:`~adjacency.sandbox.SandboxUnavailable` where no sandbox
     can start. ``windows``: whether the league can play a program through its window (its
     games are 8x8 from the start); a JavaFX program without a manifest is then played so
-    (:func:`_window`), else its bot through the kit's adapter (:func:`_adapter`)."""
+    (:func:`_window`), else its bot through the kit's adapter (:func:`_adapter`).
+    ``cache``: the build cache's folder (:mod:`.build_cache`) where a program played
+    through its window keeps its compile, or finds it compiled."""
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o755)  # the sandbox's own users read the build below it
     upload = folder / "upload.zip"
@@ -176,13 +180,13 @@ def build_submission(data: bytes, folder: Path, *, windows: bool) -> HostedBuild
     choices = fx_choices(upload)
     if choices is not None:
         with bounded_to(KINDS[LANGUAGE].build_bytes):
-            return build_fx_submission(upload, folder / BUILD, choices)
+            return build_fx_submission(upload, folder / BUILD, choices, cache)
     intake = take_in(upload)
     program = choose(intake)
     if program is None and intake.manifest is None and is_program(intake.of(".java")):
         if windows:
             with bounded_to(KINDS[LANGUAGE].build_bytes):
-                return _window(upload, intake, folder / BUILD)
+                return _window(upload, intake, folder / BUILD, cache)
         with bounded_to(KINDS["java"].build_bytes):
             return _adapter(intake, folder / BUILD)
     kind = "java" if program is None else program.language
@@ -201,14 +205,14 @@ WINDOWS_ONLY = (
 first words of its refusal there, with the command that makes the league play windows."""
 
 
-def _window(upload: Path, intake: Intake, out: Path) -> HostedBuild:
+def _window(upload: Path, intake: Intake, out: Path, cache: Path | None) -> HostedBuild:
     """A JavaFX program with no manifest, in a league that plays windows: the program
     through its own window with its form's defaults (kind ``javafx``: the team changes its
     choice in its form, on its page). A program whose window cannot be built or read is
     refused with the window's reason and what the kit's adapter finds in the project:
     the bot a manifest would name to play it so, or the adapter's own reason."""
     try:
-        return build_fx_submission(upload, out, {})
+        return build_fx_submission(upload, out, {}, cache)
     except BuildFailed as window:
         keep_form(out, out.parent)  # its team chooses again in its form
         shutil.rmtree(out, ignore_errors=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import AdjacencyError
+from .build_cache import CACHE_FOLDER
 from .check import check_bot
 from .fx_check import CHECK_ROUNDS, check_driven_program
 from .fx_kind import check_rounds, kept_window, refused_window
@@ -55,10 +56,14 @@ def plays_windows(rows: int, cols: int, from_start: bool) -> bool:
 
 def build_afresh(data: bytes, folder: Path, *, windows: bool) -> HostedBuild:
     """Build the zip ``data`` in the sandbox into ``folder``, emptied first
-    (:func:`~.kinds.build_submission`, ``windows`` as there; raises as it does)."""
+    (:func:`~.kinds.build_submission`, ``windows`` as there; raises as it does). The
+    build cache (:mod:`.build_cache`) is :data:`~.build_cache.CACHE_FOLDER` beside
+    ``folder`` (among the league's version folders): the same sources sent again, built
+    again, or rebuilt where their folder is gone are copied from it, not compiled."""
     if folder.exists():
         shutil.rmtree(folder)
-    return build_submission(data, folder, windows=windows)
+    cache = folder.parent / CACHE_FOLDER
+    return build_submission(data, folder, windows=windows, cache=cache)
 
 
 def rebuild(data: bytes, folder: Path, *, windows: bool) -> Choice:
