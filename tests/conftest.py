@@ -18,6 +18,9 @@ Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (``make test`` sets ``ci``
 - ``dev`` (plain ``pytest``): new random examples on every run, and the blob that
   reproduces a failure printed with it.
 
+One build cache for the session (:mod:`shared_builds`): a program every test builds
+alike is compiled once, by whichever process comes first.
+
 The Java starter kit compiled once per pytest process (``java_build``), for the kits'
 tests (tests/examples) and the league's end-to-end event (tests/league).
 
@@ -57,7 +60,15 @@ from kit_helpers import build_java
 from net_helpers import reserved_port
 from sandbox_helpers import reachable_folder
 
-pytest_plugins = ["skip_guard", "time_guard", "needs", "reaper", "groups", "worker_time"]
+pytest_plugins = [
+    "skip_guard",
+    "time_guard",
+    "needs",
+    "reaper",
+    "groups",
+    "worker_time",
+    "shared_builds",
+]
 
 __all__ = ["browser", "held_port", "java_build", "ray_cluster", "sandbox_box"]
 
