@@ -286,6 +286,16 @@ def command_settings(command: str) -> dict[str, Any]:
     return settings
 
 
+def rewrite_weights(path: Path, text: str, content: dict[str, Any]) -> None:
+    """Write ``content`` to the weights file at ``path`` laid out as its ``text`` was
+    (the pattern file is one line, the other ``indent=0``), so only the records change."""
+    compact = "\n" not in text.strip()
+    dumped = (
+        json.dumps(content, separators=(",", ":")) if compact else json.dumps(content, indent=0)
+    )
+    path.write_text(dumped + "\n", encoding="utf-8")
+
+
 def backfill_weights() -> list[Path]:
     """Give the ``training`` section of every shipped weights file without one a
     ``provenance`` record, the file otherwise written as it was; returns those written."""
@@ -305,11 +315,7 @@ def backfill_weights() -> list[Path]:
         }
         seeds = settings.get("seed", UNKNOWN)
         training["provenance"] = reconstructed(UNKNOWN, settings, seeds, UNKNOWN, known)
-        compact = "\n" not in text.strip()  # the pattern file is one line, the other indent=0
-        dumped = (
-            json.dumps(content, separators=(",", ":")) if compact else json.dumps(content, indent=0)
-        )
-        path.write_text(dumped + "\n", encoding="utf-8")
+        rewrite_weights(path, text, content)
         written.append(path)
     return written
 
@@ -387,11 +393,7 @@ def record_weights_data() -> list[Path]:
                         f"command run again at commit {again['provenance']['commit']} fits "
                         "other weights, so its data is not this file's",
                     }
-        compact = "\n" not in text.strip()  # the pattern file is one line, the other indent=0
-        dumped = (
-            json.dumps(content, separators=(",", ":")) if compact else json.dumps(content, indent=0)
-        )
-        path.write_text(dumped + "\n", encoding="utf-8")
+        rewrite_weights(path, text, content)
         written.append(path)
     return written
 
