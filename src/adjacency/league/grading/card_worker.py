@@ -24,14 +24,11 @@ standard output.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
 import queue
 import resource
-import signal
-import subprocess
 import sys
 import threading
 import time
@@ -40,6 +37,7 @@ from typing import Any
 
 from ...core.errors import AdjacencyError
 from ...sandbox import cgroup
+from .apart import Children
 from .report_card import CARD_DEPTH, CARD_SOLVE_NODES, CardGame, card, reviewed_moves
 
 NICE = 19
@@ -62,55 +60,25 @@ def review_apart(
     """The reviewed moves of each game of ``records`` (id to record text), made in a
     child process at the lowest priority (see the module); :class:`CardFailed` when
     the child fails or is ended (:func:`stop_all`)."""
-    group = cgroup.create(cgroup.Priority.BUILD)
-    try:
-        if group is not None:
-            group.cap_memory(MEMORY)
-        child = subprocess.Popen(
-            [sys.executable, "-m", __name__],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,  # the terminal's Ctrl-C is the server's, not its
-        )
-        with _lock:
-            _children.add(child)
-        try:
-            for entry in group.entries if group is not None else []:
-                try:  # best effort: else it runs at its NICE only
-                    entry.write_text(str(child.pid))
-                except OSError:
-                    break
-            asked = {"depth": depth, "nodes": solve_nodes, "games": records}
-            out, err = child.communicate(json.dumps(asked).encode())
-        finally:
-            with _lock:
-                _children.discard(child)
-    finally:
-        if group is not None:
-            group.kill()
-            group.remove()
-    if child.returncode != 0:
+    asked = {"depth": depth, "nodes": solve_nodes, "games": records}
+    argv = [sys.executable, "-m", __name__]
+    ended = _children.run(argv, json.dumps(asked).encode(), cgroup.Priority.BUILD, MEMORY)
+    if ended.returncode != 0 or ended.stopped:
         raise CardFailed(
-            f"the review of games {sorted(records)} failed (status {child.returncode}): "
-            + err.decode(errors="replace").strip()[-500:]
+            f"the review of games {sorted(records)} failed (status {ended.returncode}): "
+            + ended.err.decode(errors="replace").strip()[-500:]
         )
-    answer = json.loads(out)
+    answer = json.loads(ended.out)
     return {int(game_id): moves for game_id, moves in answer.items()}
 
 
-_children: set[subprocess.Popen[bytes]] = set()
-_lock = threading.Lock()
+_children = Children()
+"""The review children of this process in hand."""
 
 
 def stop_all() -> int:
     """End every review child of this process (a stopping server); how many."""
-    with _lock:
-        ending = list(_children)
-    for child in ending:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGKILL)
-    return len(ending)
+    return _children.stop_all()
 
 
 Review = Callable[[dict[int, str]], dict[int, list[dict[str, Any]]]]

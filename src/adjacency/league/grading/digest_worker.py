@@ -30,15 +30,12 @@ packed code (:func:`make`'s two results).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
 import resource
 import signal
-import subprocess
 import sys
-import threading
 import time
 import zlib
 from typing import Any
@@ -46,6 +43,7 @@ from typing import Any
 from ...core.errors import AdjacencyError
 from ...sandbox import cgroup
 from ..league_file import LeagueError
+from .apart import Children
 from .fingerprints import pack, project_prints
 from .lexing import MIB, cpu_budget
 from .lexing import SECONDS_PER_MIB as LEXING_SECONDS_PER_MIB
@@ -120,11 +118,8 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-_workers: set[subprocess.Popen[bytes]] = set()
+_children = Children()
 """The workers of this process making a digest now."""
-_stopped: set[subprocess.Popen[bytes]] = set()
-"""Those of them ended by :func:`stop_all`."""
-_lock = threading.Lock()
 
 
 def made_apart(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
@@ -132,45 +127,19 @@ def made_apart(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
     by its CPU limit gives the digest with every file plain. Raises
     :class:`~.league_file.LeagueError` for a zip the intake refuses and
     :class:`DigestStopped` when :func:`stop_all` ended it."""
-    group = cgroup.create(cgroup.Priority.CHECK)
-    try:
-        if group is not None:
-            group.cap_memory(MEMORY)
-        worker = subprocess.Popen(
-            [sys.executable, "-m", __name__, what],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,  # the terminal's Ctrl-C is the server's, not its
-        )
-        with _lock:
-            _workers.add(worker)
-        try:
-            for entry in group.entries if group is not None else []:
-                try:  # best effort: else it runs at its NICE only
-                    entry.write_text(str(worker.pid))
-                except OSError:
-                    break
-            out, err = worker.communicate(data)
-        finally:
-            with _lock:
-                _workers.discard(worker)
-                stopped = worker in _stopped
-                _stopped.discard(worker)
-    finally:
-        if group is not None:
-            group.kill()
-            group.remove()
-    if stopped:
+    argv = [sys.executable, "-m", __name__, what]
+    ended = _children.run(argv, data, cgroup.Priority.CHECK, MEMORY)
+    if ended.stopped:
         raise DigestStopped(f"the digest of {what} was not made: the server is stopping")
-    if worker.returncode == UNREADABLE:
-        raise LeagueError(err.decode(errors="replace").strip())
-    if worker.returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # past its CPU limit
+    if ended.returncode == UNREADABLE:
+        raise LeagueError(ended.err.decode(errors="replace").strip())
+    if ended.returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # past its CPU limit
         return make(data, what, seconds=0.0)
-    if worker.returncode != 0 or len(out) < LENGTH_BYTES:
+    out = ended.out
+    if ended.returncode != 0 or len(out) < LENGTH_BYTES:
         raise LeagueError(
-            f"the digest of {what} failed (status {worker.returncode}): "
-            + err.decode(errors="replace").strip()[-500:]
+            f"the digest of {what} failed (status {ended.returncode}): "
+            + ended.err.decode(errors="replace").strip()[-500:]
         )
     length = int.from_bytes(out[:LENGTH_BYTES], "big")
     return out[LENGTH_BYTES : LENGTH_BYTES + length], out[LENGTH_BYTES + length :]
@@ -178,20 +147,13 @@ def made_apart(data: bytes, what: str = "the version") -> tuple[bytes, bytes]:
 
 def running() -> list[int]:
     """The process ids of this process's workers making a digest now."""
-    with _lock:
-        return sorted(worker.pid for worker in _workers)
+    return _children.running()
 
 
 def stop_all() -> int:
     """End every worker of this process (a stopping server); how many were ended. Their
     callers raise :class:`DigestStopped`."""
-    with _lock:
-        ending = list(_workers)
-        _stopped.update(ending)
-    for worker in ending:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(worker.pid, signal.SIGKILL)
-    return len(ending)
+    return _children.stop_all()
 
 
 def main() -> int:
