@@ -55,6 +55,8 @@ def test_a_view_being_made_is_answered_at_once_then_served_from_storage(
     assert first.status == 503, first
     assert first.body["code"] == "being_prepared"
     assert "is being prepared: ask again in a few seconds" in first.body["detail"]
+    said = {name.lower(): value for name, value in first.headers.items()}
+    assert said["retry-after"] == "2"  # when the page asks again
     deadline = time.monotonic() + 30.0
     while not digest_worker.running() and time.monotonic() < deadline:
         time.sleep(0.005)

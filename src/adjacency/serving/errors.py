@@ -28,6 +28,9 @@ class WebError(Exception):
 
     status = 400
     code = "bad_request"
+    retry_after: int | None = None
+    """Seconds after which the same request may succeed, sent as ``Retry-After`` (a
+    polite client waits that long before it asks again); ``None``: not said."""
 
     def __init__(
         self, detail: str, *, code: str | None = None, params: dict[str, str | int] | None = None

@@ -39,7 +39,8 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(WebError)
     async def web_error(request: Request, exc: WebError) -> JSONResponse:
         body = {"detail": _detail(exc), "code": exc.code, "params": exc.params}
-        return JSONResponse(body, status_code=exc.status)
+        later = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+        return JSONResponse(body, status_code=exc.status, headers=later)
 
     @app.exception_handler(AdjacencyError)
     async def bad_value(request: Request, exc: AdjacencyError) -> JSONResponse:

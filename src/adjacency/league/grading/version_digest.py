@@ -53,6 +53,9 @@ class BeingPrepared(WebError):
 
     status = 503
     code = "being_prepared"
+    retry_after = 2
+    """A code view's page asks again after this many seconds (``Retry-After``): a small
+    version's digest is made by then, a large one's within a few asks."""
 
 
 _making: set[int] = set()

@@ -8,9 +8,12 @@
 //     note, and what the report lists now otherwise than the record
 // The code's HTML is the server's (Pygments: the team's text escaped, colour spans
 // only); every other text is set as text. The zip is fetched with the token and offered
-// as a file made in the page.
+// as a file made in the page. A view the server is still preparing (503,
+// being_prepared) is asked for again politely (prepared.js), "being prepared" said
+// meanwhile.
 import { errorText, t } from "/static/js/i18n.js";
 import { el } from "./league.js";
+import { whenPrepared } from "./prepared.js";
 import { byId as $ } from "/static/js/dom.js";
 
 const KEY = "adjacency.admin-token";
@@ -24,7 +27,9 @@ function token() {
 function say(text) { $("status").textContent = text; }
 
 async function admin(path) {
-  const response = await fetch(`${API}${path}`, { headers: { Authorization: `Bearer ${token()}` } });
+  const response = await whenPrepared(
+    () => fetch(`${API}${path}`, { headers: { Authorization: `Bearer ${token()}` } }),
+    { preparing: (body) => say(errorText(body, "503")) });
   if (!response.ok) {
     throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
   }
