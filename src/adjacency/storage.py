@@ -53,9 +53,10 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from .core.errors import AdjacencyError, StoreError
+from .system.closing import Closing
 
 MEMORY = ":memory:"
 """The path of a throwaway in-memory database (no file, so no log and no pragmas)."""
@@ -436,7 +437,7 @@ def _rollback(db: sqlite3.Connection) -> None:
             db.execute("ROLLBACK")
 
 
-class SQLiteStore:
+class SQLiteStore(Closing):
     """What every store does with its connection ``db``: ``close()`` (idempotent; under
     the store's ``_lock`` when it has one) and the context manager that closes it."""
 
@@ -447,9 +448,3 @@ class SQLiteStore:
         """Close the database connection (again: nothing happens)."""
         with self._lock:
             self.db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

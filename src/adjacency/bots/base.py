@@ -18,11 +18,11 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import TracebackType
 
 from ..core import Position
 from ..core.errors import AdjacencyError, AdjacencyRuntimeError
 from ..core.game import Termination
+from ..system.closing import Closing
 
 DEFAULT_MOVE_TIME = 5.0
 """Seconds per move: the original assignment's limit."""
@@ -153,7 +153,7 @@ class Search:
             self.listener(thinking)
 
 
-class Bot(ABC):
+class Bot(Closing, ABC):
     """A player. Subclasses implement :meth:`_choose`; callers use :meth:`choose_move`.
 
     Contract: ``choose_move`` returns the name of an empty square of a position
@@ -199,26 +199,15 @@ class Bot(ABC):
         """Ask a running :meth:`choose_move` to return its best move now."""
         self._stop.set()
 
-    def new_game(self) -> None:  # noqa: B027  (optional hook)
+    def new_game(self) -> None:
         """Forget anything learnt about the previous game (tables, opponent model)."""
 
-    def warm(self) -> None:  # noqa: B027  (optional hook)
+    def warm(self) -> None:
         """Do now the one-off work a first move would otherwise pay inside its time (a
         server calls it before it answers its handshake); leaves no trace in any move."""
 
-    def close(self) -> None:  # noqa: B027  (optional hook)
+    def close(self) -> None:
         """Release resources (threads, processes). The bot is unusable afterwards."""
-
-    def __enter__(self) -> Bot:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec!r}>"

@@ -26,9 +26,9 @@ import contextlib
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
 
 from ..core import Position
+from ..system.closing import Closing
 from .errors import EngineDisconnected, EngineError, EngineStarved, EngineTimeout
 from .transport import EXIT_WAIT, SubprocessTransport, Transport
 from .wire import (
@@ -70,7 +70,7 @@ class EngineIdentity:
     options: dict[str, OptionSpec] = field(default_factory=dict)
 
 
-class EngineClient:
+class EngineClient(Closing):
     """The conversation with one engine over a :class:`Transport` (docs/protocol.md).
 
     Use as a context manager or call :meth:`close`. Methods are meant for one
@@ -126,17 +126,6 @@ class EngineClient:
     def kill(self) -> None:
         """Kill the engine (its whole process group) at once and release its resources."""
         self.transport.kill()
-
-    def __enter__(self) -> EngineClient:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # ------------------------------------------------------------------ messages
 
@@ -324,6 +313,3 @@ class EngineProcess(EngineClient):
         self.argv = self.transport.argv
         self.cwd = cwd
         self.env = self.transport.env
-
-    def __enter__(self) -> EngineProcess:
-        return self

@@ -8,7 +8,8 @@ garbage collection; :mod:`adjacency.system.proctree` reads the processes of the 
 from ``/proc`` (trees, owners, CPU time, memory); :mod:`adjacency.system.cpu_meter`
 counts the CPU one piece of work takes over the threads that work for it;
 :mod:`adjacency.system.provenance` records the code, libraries and machine a stored
-result came from. Input
+result came from; :mod:`adjacency.system.closing` is the one ``with`` block that closes
+what holds threads, processes or a connection (bots, engine clients, executors, stores). Input
 limits are not here: they live with the one number parser and file reader,
 :mod:`adjacency.core.text`.
 

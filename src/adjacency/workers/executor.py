@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..core.errors import AdjacencyRuntimeError
+from ..system.closing import Closing
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,7 +69,7 @@ class ExecutorUnavailable(AdjacencyRuntimeError):
     reached or runs another version of adjacency."""
 
 
-class Executor(ABC):
+class Executor(Closing, ABC):
     """Runs work in workers and yields results as they finish (any order).
 
     ``concurrency`` is how many items run at once (for a cluster: its CPUs when
@@ -86,14 +87,8 @@ class Executor(ABC):
         :class:`WorkerError`. Closing the iterator early cancels what is pending.
         """
 
-    def close(self) -> None:  # noqa: B027  (optional hook; nothing to release by default)
+    def close(self) -> None:
         """Release workers."""
-
-    def __enter__(self) -> Executor:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def windowed(
