@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .details import Detail, DetailCode
-from .errors import IllegalMoveError, InvalidRecordError
+from .errors import AdjacencyError, IllegalMoveError, InvalidRecordError
 from .fen import Color
 from .position import Outcome, Position, other
 from .text import quote
@@ -81,13 +82,7 @@ class Game:
         self.positions = [self.start]
         if self.start.is_over and self.termination == Termination.UNTERMINATED:
             self.result, self.termination = self.start.outcome(), Termination.NORMAL
-        for number, move in enumerate(moves, 1):
-            try:
-                self.play(move.square, move.seconds)
-            except IllegalMoveError as exc:
-                raise InvalidRecordError(
-                    f"move {number} ({quote(move.square)}) does not replay: {exc}"
-                ) from None
+        self.replay(moves)
 
     @classmethod
     def new(
@@ -145,6 +140,20 @@ class Game:
         )
 
     # ------------------------------------------------------------- changes
+
+    def replay(self, moves: Iterable[Move], where: str = "") -> None:
+        """Play a record's ``moves`` in order, each with its thinking time. The first that
+        does not replay (illegal, or a bad time) raises :class:`InvalidRecordError` naming
+        its number and square, after ``where`` (the record's place, when given); the
+        moves before it stay played, as far as a record replays."""
+        for number, move in enumerate(moves, 1):
+            try:
+                self.play(move.square, move.seconds)
+            except AdjacencyError as exc:
+                place = f"{where}: " if where else ""
+                raise InvalidRecordError(
+                    f"{place}move {number} ({quote(move.square)}) does not replay: {exc}"
+                ) from None
 
     def play(self, square: str, seconds: float | None = None) -> Position:
         """Play ``square`` for the side to move; raise :class:`IllegalMoveError`.

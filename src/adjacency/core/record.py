@@ -392,13 +392,7 @@ def _new_game(tags: dict[str, str], start: Position, moves: list[Move], where: s
         date=tags.get("Date", "????.??.??"),
         tags=extra,
     )
-    for number, move in enumerate(moves, 1):
-        try:
-            game.play(move.square, move.seconds)
-        except AdjacencyError as exc:
-            raise InvalidRecordError(
-                f"{where}: move {number} ({quote(move.square)}): {exc}"
-            ) from None
+    game.replay(moves, where)
     return game
 
 
