@@ -45,6 +45,9 @@ observation layout has its own, :data:`adjacency.rl.observation.VERSION`."""
 MAX_BOARDS = 1 << 22
 """The most boards one environment holds (4 million: about 100 MB of state and buffers)."""
 
+_Boards = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""The seven arrays that :attr:`BatchedEnv._boards` names."""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -136,13 +139,12 @@ class BatchedEnv:
         self._done[:] = False
         self._reward[:] = 0.0
 
-    def step(self, actions: Any) -> Step:
-        """Play ``actions[i]`` (a square index, ``rank * cols + file``) on every board ``i``."""
-        self._actions[:] = self._checked(actions)
-        mode = kb.STRICT if self.strict else kb.LENIENT
-        if mode == kb.LENIENT:
-            self._mark_illegal()
-        bad = kb.step(
+    @property
+    def _boards(self) -> _Boards:
+        """What both step kernels (one step, random steps) take first, in their order:
+        every board's mover, opponent, plies left and turn, the actions, the geometry and
+        the start position."""
+        return (
             self.mover,
             self.opponent,
             self.plies_left,
@@ -150,6 +152,16 @@ class BatchedEnv:
             self._actions,
             self.U,
             self._start,
+        )
+
+    def step(self, actions: Any) -> Step:
+        """Play ``actions[i]`` (a square index, ``rank * cols + file``) on every board ``i``."""
+        self._actions[:] = self._checked(actions)
+        mode = kb.STRICT if self.strict else kb.LENIENT
+        if mode == kb.LENIENT:
+            self._mark_illegal()
+        bad = kb.step(
+            *self._boards,
             mode,
             self.reward_mode == "margin",
             self._reward,
@@ -202,13 +214,7 @@ class BatchedEnv:
         rollouts and benchmarks); returns the number of games finished."""
         return int(
             kb.run_random(
-                self.mover,
-                self.opponent,
-                self.plies_left,
-                self.turn,
-                self._actions,
-                self.U,
-                self._start,
+                *self._boards,
                 self._random,
                 int(steps),
                 self._reward,
