@@ -149,6 +149,8 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
     with LeagueStore(db) as store:  # an upload not yet built: the builder takes it
         uploader = store.members.member_named("uploader").id
         upload, _ = store.submissions.add(uploader, project({"main.cpp": SLOW_BUILD}), "a.zip")
+        rebuilding = store.submissions.version(store.members.member_named("rebuilt").id, 1)
+        assert rebuilding is not None
     server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
     url = server.url
     client = start_client(url, token, f"cmd:{sys.executable} {SLEEPY}", tmp_path / "client.log")
@@ -171,6 +173,8 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
         wait_until(lambda: not any(alive(pid) for pid in compiling), WAIT, "the builds to end")
         with LeagueStore(db) as store:  # built again at the next start, never refused
             assert store.submissions.get(upload.id).status in ("received", "building")
+            for slow in (upload.id, rebuilding.id):  # done with: the restarts build nothing
+                store.submissions.decide(slow, False, "done with")
         wait_until(lambda: f"game {game.id} ended: no result (aborted)" in client.text(),
                    WAIT, "the client to hear of the abort")  # fmt: skip
         wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "the engine to end")
