@@ -70,3 +70,15 @@ class StoreError(AdjacencyRuntimeError):
     another version's schema, read-only, a full disk, a concurrent writer), or what was
     asked of it is not there (a run that does not exist). Raised by the shared SQLite
     helper :mod:`adjacency.storage` and the five stores built on it."""
+
+
+def missing_extra(room: str, needs: str, extra: str, missing: ImportError) -> ImportError:
+    """The error of importing ``adjacency.ROOM`` without its optional libraries: it says
+    what the room ``needs``, which module is ``missing``, and the command that installs
+    the extra ``extra``. The room raises it from the original error."""
+    from .. import DISTRIBUTION  # the root imports this module first: read it at call time
+
+    return ImportError(
+        f"adjacency.{room} needs {needs} ({missing.name} is missing): "
+        f"pip install '{DISTRIBUTION}[{extra}]'"
+    )

@@ -13,14 +13,13 @@ equal). docs/integrations.md shows it in use, with mctx.
 
 from __future__ import annotations
 
+from ..core.errors import missing_extra
+
 try:
     import jax  # noqa: F401
     import pgx  # noqa: F401
 except ImportError as exc:  # pragma: no cover - the extra is installed in CI
-    raise ImportError(
-        f"adjacency.jax needs JAX and pgx ({exc.name} is missing): "
-        "pip install 'adjacency-game[jax]'"
-    ) from exc
+    raise missing_extra("jax", "JAX and pgx", "jax", exc) from exc
 
 from .env import REWARD_MODES, VERSION, AdjacencyEnv, RewardMode, State, to_position
 

@@ -6,13 +6,12 @@ Importing this package registers the game ``"adjacency"`` with pyspiel and the
 
 from __future__ import annotations
 
+from ..core.errors import missing_extra
+
 try:
     import pyspiel  # noqa: F401
 except ImportError as exc:  # pragma: no cover - the extra is installed in CI
-    raise ImportError(
-        "adjacency.openspiel needs OpenSpiel (pyspiel is missing): "
-        "pip install 'adjacency-game[openspiel]'"
-    ) from exc
+    raise missing_extra("openspiel", "OpenSpiel", "openspiel", exc) from exc
 
 from .bots import OpenSpielBot, SpielBot, state_of
 from .spiel_game import SHORT_NAME, AdjacencyGame, AdjacencyState, load, register

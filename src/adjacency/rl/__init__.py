@@ -10,14 +10,13 @@ docs/integrations.md shows both in use. The rules come from the core only.
 
 from __future__ import annotations
 
+from ..core.errors import missing_extra
+
 try:
     import gymnasium
     import pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - the extra is installed in CI
-    raise ImportError(
-        f"adjacency.rl needs PettingZoo and Gymnasium ({exc.name} is missing): "
-        "pip install 'adjacency-game[rl]'"
-    ) from exc
+    raise missing_extra("rl", "PettingZoo and Gymnasium", "rl", exc) from exc
 
 from .aec import AdjacencyEnv, env
 from .batch import BatchedEnv, Step
