@@ -174,7 +174,7 @@ class LiveEventGame(BaseModel):
 class EventTable(BaseModel):
     """Everything on an event's page (``GET /api/league/events/{name}``): its standings
     and crosstable recomputed from its stored games, its rounds, its games in play and the
-    next round. Poll ``changed`` as for :class:`LeagueInfo`."""
+    next round. Poll ``changed`` as for :class:`~adjacency.league.models.LeagueInfo`."""
 
     event: EventInfo
     standings: list[EventRow] = Field(description="best first")
