@@ -9,7 +9,9 @@ gives the repositories that read and write the league's tables (:mod:`.league_me
 :mod:`.members`, :mod:`.game_rows`, :mod:`.rating_rows`, :mod:`.events.event_store`) three
 public ways in:
 
-* :meth:`LeagueDb.query`: one statement's rows, under the lock;
+* :meth:`LeagueDb.query`: one statement's rows, under the lock (:meth:`LeagueDb.row`:
+  the one row looked up, or a :class:`~.records.LeagueError`; :meth:`LeagueDb.query_in`:
+  the rows for a list of keys);
 * :meth:`LeagueDb.transaction`: one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``,
   rolled back when its block raises), under the lock;
 * :meth:`LeagueDb.reading`: the connection under the lock, for several reads that must
@@ -24,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,23 @@ class LeagueDb(SQLiteStore):
                 return self.db.execute(sql, args).fetchall()
             except sqlite3.Error as exc:
                 raise CONFIG.error(self.path, exc) from None
+
+    def row(self, sql: str, args: tuple[Any, ...], missing: str) -> tuple[Any, ...]:
+        """The first row of one statement (:meth:`query`); a statement that finds none is
+        :class:`~.records.LeagueError` with the message ``missing`` (what was not found)."""
+        rows = self.query(sql, args)
+        if not rows:
+            raise LeagueError(missing)
+        return rows[0]
+
+    def query_in(self, sql: str, keys: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of one statement whose one ``IN ({marks})`` is filled with a
+        placeholder for each of ``keys`` (bound to them); no keys: no rows, and no
+        statement run (``IN ()`` is not SQL)."""
+        if not keys:
+            return []
+        marks = ", ".join("?" for _ in keys)
+        return self.query(sql.format(marks=marks), tuple(keys))
 
     def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """One transaction under the lock (:func:`adjacency.storage.transaction`):

@@ -72,10 +72,12 @@ class DigestsRepo:
 
     def data(self, name: str) -> bytes:
         """A corpus entry's zip; :class:`~.records.LeagueError` for none of that name."""
-        rows = self.db.query("SELECT data FROM corpus WHERE name = ?", (name,))
-        if not rows:
-            raise LeagueError(f"the corpus has no entry named {name!r}")
-        return bytes(rows[0][0])
+        (data,) = self.db.row(
+            "SELECT data FROM corpus WHERE name = ?",
+            (name,),
+            f"the corpus has no entry named {name!r}",
+        )
+        return bytes(data)
 
     def remove(self, name: str) -> bool:
         """Drop a corpus entry; whether there was one."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ...core.text import quote
 from ..rules import LeagueRules, Progress
@@ -113,23 +113,22 @@ class MembersRepo:
 
     def member(self, member_id: int) -> Member:
         """The member with this id, revoked or not; :class:`LeagueError` if there is none."""
-        rows = self.db.query(
-            "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE id = ?",
-            (member_id,),
-        )
-        if not rows:
-            raise LeagueError(f"no member with id {member_id}")
-        return self._member_row(rows[0])
+        return self._member_where("id", member_id, f"no member with id {member_id}")
 
     def member_named(self, name: str) -> Member:
         """The member called ``name``, revoked or not; :class:`LeagueError` if there is none."""
-        rows = self.db.query(
-            "SELECT id, name, kind, spec, revoked, concurrency FROM members WHERE name = ?",
-            (name,),
+        return self._member_where("name", name, f"no member named {quote(name)}")
+
+    def _member_where(self, column: Literal["id", "name"], value: object, missing: str) -> Member:
+        """The one member whose ``column`` (unique) is ``value``; else ``missing``."""
+        return self._member_row(
+            self.db.row(
+                "SELECT id, name, kind, spec, revoked, concurrency FROM members "
+                f"WHERE {column} = ?",
+                (value,),
+                missing,
+            )
         )
-        if not rows:
-            raise LeagueError(f"no member named {quote(name)}")
-        return self._member_row(rows[0])
 
     def members(self) -> list[Member]:
         """Every member, revoked ones too, in the order they were added."""

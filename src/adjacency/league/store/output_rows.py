@@ -78,11 +78,8 @@ class OutputsRepo:
     def kept(self, submission_ids: list[int]) -> set[tuple[int, int]]:
         """Which outputs of the versions ``submission_ids`` are kept: (version, game),
         game 0 being the check's."""
-        if not submission_ids:
-            return set()
-        marks = ", ".join("?" for _ in submission_ids)
-        rows = self.db.query(
-            f"SELECT submission_id, game_id FROM outputs WHERE submission_id IN ({marks})",
-            tuple(submission_ids),
+        rows = self.db.query_in(
+            "SELECT submission_id, game_id FROM outputs WHERE submission_id IN ({marks})",
+            submission_ids,
         )
         return {(int(s), int(g)) for s, g in rows}

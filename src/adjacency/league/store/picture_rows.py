@@ -79,11 +79,8 @@ class PicturesRepo:
     def kept(self, submission_ids: list[int]) -> set[tuple[int, What, int]]:
         """Which pictures are kept for the versions ``submission_ids``: (version, what,
         game) for each."""
-        if not submission_ids:
-            return set()
-        marks = ", ".join("?" for _ in submission_ids)
-        rows = self.db.query(
-            f"SELECT submission_id, what, game_id FROM pictures WHERE submission_id IN ({marks})",
-            tuple(submission_ids),
+        rows = self.db.query_in(
+            "SELECT submission_id, what, game_id FROM pictures WHERE submission_id IN ({marks})",
+            submission_ids,
         )
         return {(int(s), w, int(g)) for s, w, g in rows}

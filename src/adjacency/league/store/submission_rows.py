@@ -141,17 +141,22 @@ class SubmissionsRepo:
 
     def get(self, submission_id: int) -> Submission:
         """One version by its id; :class:`~.records.LeagueError` if there is none."""
-        rows = self.db.query(f"SELECT {COLUMNS} FROM submissions WHERE id = ?", (submission_id,))
-        if not rows:
-            raise LeagueError(f"no submission {submission_id}")
-        return _submission(rows[0])
+        return _submission(
+            self.db.row(
+                f"SELECT {COLUMNS} FROM submissions WHERE id = ?",
+                (submission_id,),
+                f"no submission {submission_id}",
+            )
+        )
 
     def data(self, submission_id: int) -> bytes:
         """The zip of a version, byte for byte as it was uploaded."""
-        rows = self.db.query("SELECT data FROM submissions WHERE id = ?", (submission_id,))
-        if not rows:
-            raise LeagueError(f"no submission {submission_id}")
-        return bytes(rows[0][0])
+        (data,) = self.db.row(
+            "SELECT data FROM submissions WHERE id = ?",
+            (submission_id,),
+            f"no submission {submission_id}",
+        )
+        return bytes(data)
 
     def left_out(self, submission_id: int) -> str:
         """What a version's upload held besides its kept files, as noted (``""``: none)."""
@@ -328,10 +333,9 @@ class SubmissionsRepo:
 
     def played(self, game_id: int) -> tuple[int | None, int | None]:
         """The versions (``submissions.id``) that played ``game_id``'s two sides."""
-        rows = self.db.query("SELECT x_version, o_version FROM games WHERE id = ?", (game_id,))
-        if not rows:
-            raise LeagueError(f"no game {game_id}")
-        x, o = rows[0]
+        x, o = self.db.row(
+            "SELECT x_version, o_version FROM games WHERE id = ?", (game_id,), f"no game {game_id}"
+        )
         return (None if x is None else int(x), None if o is None else int(o))
 
     def results(self, member_id: int) -> dict[int, tuple[int, float]]:
