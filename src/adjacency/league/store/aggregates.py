@@ -69,23 +69,30 @@ def _add(row: str, sign: str) -> str:
     return "\n    ".join(statements)
 
 
-TRIGGERS = f"""
-CREATE TRIGGER IF NOT EXISTS totals_finish AFTER UPDATE OF status ON games
-WHEN new.status = 'finished' AND old.status != 'finished' BEGIN
-    {_add("new", "+")}
-END;
-CREATE TRIGGER IF NOT EXISTS totals_insert AFTER INSERT ON games
-WHEN new.status = 'finished' BEGIN
-    {_add("new", "+")}
-END;
-CREATE TRIGGER IF NOT EXISTS totals_unfinish AFTER UPDATE OF status ON games
-WHEN old.status = 'finished' AND new.status != 'finished' BEGIN
-    {_add("old", "-")}
-END;
-CREATE TRIGGER IF NOT EXISTS totals_delete AFTER DELETE ON games
-WHEN old.status = 'finished' BEGIN
-    {_add("old", "-")}
-END;
+def _totals_trigger(name: str, event: str, when: str) -> str:
+    """The trigger ``totals_{name}`` on ``event`` (of ``games``) whose ``when`` condition
+    names the game's ``new`` row (a game becoming finished: added) or its ``old`` one (a
+    finished game going: taken away)."""
+    row, sign = ("new", "+") if when.startswith("new.") else ("old", "-")
+    return f"""
+CREATE TRIGGER IF NOT EXISTS totals_{name} {event} ON games
+WHEN {when} BEGIN
+    {_add(row, sign)}
+END;"""
+
+
+_STATUS = "AFTER UPDATE OF status"
+_GAME_TRIGGERS = "".join(
+    _totals_trigger(name, event, when)
+    for name, event, when in (
+        ("finish", _STATUS, "new.status = 'finished' AND old.status != 'finished'"),
+        ("insert", "AFTER INSERT", "new.status = 'finished'"),
+        ("unfinish", _STATUS, "old.status = 'finished' AND new.status != 'finished'"),
+        ("delete", "AFTER DELETE", "old.status = 'finished'"),
+    )
+)
+
+TRIGGERS = f"""{_GAME_TRIGGERS}
 CREATE TRIGGER IF NOT EXISTS current_rating AFTER INSERT ON ratings BEGIN
     INSERT INTO current_ratings (member_id, seq, rating, rd, volatility)
     VALUES (new.member_id, new.seq, new.rating, new.rd, new.volatility)

@@ -19,10 +19,15 @@ class RatingsRepo:
     def __init__(self, db: LeagueDb) -> None:
         self.db = db
 
+    def _unrated(self) -> dict[int, Glicko]:
+        """Every member of the file at the start rating, by id: where both the current
+        ratings and their recomputation begin."""
+        members = self.db.query("SELECT id FROM members ORDER BY id")
+        return {int(row[0]): Glicko() for row in members}
+
     def ratings(self) -> dict[int, Glicko]:
         """Every member's current Glicko-2 rating (the start rating if unrated)."""
-        members = self.db.query("SELECT id FROM members ORDER BY id")
-        current = {int(row[0]): Glicko() for row in members}
+        current = self._unrated()
         rows = self.db.query(
             "SELECT r.member_id, r.rating, r.rd, r.volatility FROM ratings r "
             "JOIN (SELECT member_id, MAX(seq) AS seq FROM ratings GROUP BY member_id) last "
@@ -131,8 +136,7 @@ class RatingsRepo:
 
     def recompute_ratings(self) -> dict[int, Glicko]:
         """Every member's rating recomputed from the stored finished games alone."""
-        members = self.db.query("SELECT id FROM members ORDER BY id")
-        current = {int(row[0]): Glicko() for row in members}
+        current = self._unrated()
         rows = self.db.query(
             "SELECT x_id, o_id, result, limited FROM games WHERE status='finished' "
             "AND rated_seq IS NOT NULL ORDER BY rated_seq"
