@@ -56,30 +56,45 @@ def require_person(request: Request) -> Member:
     """Endpoints for people: the person whose secret is the bearer token; else
     :class:`UnknownToken` (401: none, unknown or revoked) or
     :class:`~adjacency.serving.errors.Forbidden` (403: a bot's or house bot's token)."""
-    token = bearer(request.headers)
-    member = None if token is None else store_of(request).members.authenticate(token)
-    if member is None:
-        raise UnknownToken("unknown or revoked secret: join again with a name")
-    if member.kind != "person":
-        raise Forbidden("bots play through the WebSocket connection, not this endpoint")
-    setattr(request.state, MEMBER, member)  # its rates are its own (check_rate)
-    return member
+    return _member_of_kind(
+        request,
+        "person",
+        unknown="unknown or revoked secret: join again with a name",
+        other_kind="bots play through the WebSocket connection, not this endpoint",
+    )
 
 
 def require_bot(request: Request) -> Member:
     """Endpoints for a team's bot: the bot whose token is the bearer token; else
     :class:`UnknownToken` (401: none, unknown or revoked) or
     :class:`~adjacency.serving.errors.Forbidden` (403: a person's or house bot's)."""
+    return _member_of_kind(
+        request,
+        "bot",
+        unknown="unknown or revoked token: ask your teacher for your team's token",
+        other_kind="only a team's bot token can do this",
+        admin="the admin token acts for a team at /api/league/admin/members/NAME/",
+    )
+
+
+def _member_of_kind(
+    request: Request, kind: str, unknown: str, other_kind: str, admin: str | None = None
+) -> Member:
+    """The member of ``kind`` whose token is the bearer token, kept on the request (its
+    rates are its own: :func:`check_rate`); else :class:`UnknownToken` (``unknown``)
+    for none, an unknown or a revoked token, or, with ``admin``, :class:`Forbidden`
+    (``admin``) for the admin token, and :class:`Forbidden` (``other_kind``) for
+    another kind's member."""
     token = bearer(request.headers)
     store = store_of(request)
     member = None if token is None else store.members.authenticate(token)
     if member is None:
-        if token is not None and store.meta.is_admin(token):
-            raise Forbidden("the admin token acts for a team at /api/league/admin/members/NAME/")
-        raise UnknownToken("unknown or revoked token: ask your teacher for your team's token")
-    if member.kind != "bot":
-        raise Forbidden("only a team's bot token can do this")
-    setattr(request.state, MEMBER, member)  # its rates are its own (check_rate)
+        if admin is not None and token is not None and store.meta.is_admin(token):
+            raise Forbidden(admin)
+        raise UnknownToken(unknown)
+    if member.kind != kind:
+        raise Forbidden(other_kind)
+    setattr(request.state, MEMBER, member)
     return member
 
 
