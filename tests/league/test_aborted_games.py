@@ -133,11 +133,11 @@ def _served(view: str) -> dict[str, object] | None:
     return None
 
 
-def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
+def test_a_stopped_server_announces_its_aborted_game_and_ends_its_work_in_hand(
     tmp_path: Path, held_port: int, sandbox_box: Path
 ) -> None:
     db = sandbox_box / "league.db"  # its builds beside it, reachable by the sandbox's users
-    make_league(db)
+    make_league(db, base=30.0)  # the sleepy bot's moves take seconds: a game outlasts the waits
     add_member(db, "house-greedy", "house", "greedy")
     token = add_member(db, "sleepy")
     add_member(db, "coder")  # a team never connected, whose code the teacher reads
@@ -155,8 +155,8 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
     url = server.url
     client = start_client(url, token, f"cmd:{sys.executable} {SLEEPY}", tmp_path / "client.log")
     try:
-        # 1. A graceful stop (SIGTERM) in the middle of a game and of a code view's making.
-        game = wait_until(lambda: game_in_play_with_moves(db), WAIT, "a game with moves")
+        # A graceful stop (SIGTERM) in the middle of a game and of a code view's making.
+        wait_until(lambda: game_in_play_with_moves(db), WAIT, "a game with moves")
         running = wait_until(lambda: engines(client), WAIT, "the client's engine")
         view = url + "/api/league/admin/members/coder/versions/1/code"
         assert request(view, token=ADMIN).body["code"] == "being_prepared"  # made from now
@@ -164,7 +164,8 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
         wait_until(lambda: len(descendants(server, COMPILER)) >= 2 or None, WAIT,
                    "the rebuild's and the upload's compilers")  # fmt: skip
         compiling = descendants(server, COMPILER)
-        os.killpg(server.popen.pid, signal.SIGTERM)
+        game = wait_until(lambda: game_in_play_with_moves(db), WAIT, "a game with moves")
+        os.killpg(server.popen.pid, signal.SIGTERM)  # the game in flight now is the one aborted
         try:
             server.popen.wait(STOP_WITHIN)
         except subprocess.TimeoutExpired:
@@ -173,19 +174,40 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
         wait_until(lambda: not any(alive(pid) for pid in compiling), WAIT, "the builds to end")
         with LeagueStore(db) as store:  # built again at the next start, never refused
             assert store.submissions.get(upload.id).status in ("received", "building")
-            for slow in (upload.id, rebuilding.id):  # done with: the restarts build nothing
+            for slow in (upload.id, rebuilding.id):  # done with: the restart builds nothing
                 store.submissions.decide(slow, False, "done with")
         wait_until(lambda: f"game {game.id} ended: no result (aborted)" in client.text(),
                    WAIT, "the client to hear of the abort")  # fmt: skip
         wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "the engine to end")
         assert_kept(db, game.id, game.plies)
         assert "Traceback" not in server.text() and "ERROR" not in server.text()
-
-        # 2. kill -9 in the middle of a game; the client hears it once the server is back.
+        client.stop()
+        # The view whose making the stop ended is made when asked for again.
         server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
-        game = wait_until(lambda: game_in_play_with_moves(db), WAIT, "a game with moves")
+        assert request(view, token=ADMIN).body["code"] == "being_prepared"
+        made = wait_until(lambda: _served(view), WAIT, "the code view")
+        assert [f["path"] for f in made["files"]] == ["src/A.java", "src/Bot.java"]
+    finally:
+        client.stop()
+        server.stop()
+
+
+def test_a_killed_server_announces_its_aborted_game_when_it_is_back(
+    tmp_path: Path, held_port: int
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db, base=30.0)  # the sleepy bot's moves take seconds: a game outlasts the waits
+    add_member(db, "house-greedy", "house", "greedy")
+    token = add_member(db, "sleepy")
+    server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
+    client = start_client(
+        server.url, token, f"cmd:{sys.executable} {SLEEPY}", tmp_path / "client.log"
+    )
+    try:
+        # kill -9 in the middle of a game; the client hears it once the server is back.
         running = wait_until(lambda: engines(client), WAIT, "the client's engine")
-        server.kill()
+        game = wait_until(lambda: game_in_play_with_moves(db), WAIT, "a game with moves")
+        server.kill()  # the game in flight now is the one aborted at the restart
         assert stored(db, game.id).plies >= game.plies  # on disk while it was played
         server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
         wait_until(lambda: f"game {game.id} ended: no result (aborted)" in client.text(),
@@ -194,10 +216,6 @@ def test_aborted_games_are_announced_close_their_engine_and_keep_their_moves(
         assert "marked aborted: " in said and f"{game.id} (" in said  # by game and names
         wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "the engine to end")
         assert_kept(db, game.id, game.plies)
-        # the view whose making the first stop ended is made when asked for again
-        assert request(view, token=ADMIN).body["code"] == "being_prepared"
-        made = wait_until(lambda: _served(view), WAIT, "the code view")
-        assert [f["path"] for f in made["files"]] == ["src/A.java", "src/Bot.java"]
     finally:
         client.stop()
         server.stop()
