@@ -3,11 +3,14 @@ input (any file's path or bytes, the kind, the toolchain), an entry restores wha
 byte for byte with its modes, a half-written or vanished entry is never used, and the
 least recently used entries go past its bounds. Then a real JavaFX build
 (:func:`~adjacency.hosting.fx_build.build_fx`): a hit gives the very files its compile
-wrote, and another toolchain compiles again."""
+wrote, another choice in the league's manifest hits too, and another toolchain compiles
+again."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from hypothesis import strategies as st
 from adjacency.hosting import fx_build
 from adjacency.hosting.build_cache import CACHE_ENV, build_key, cache_folder, evict, keep, restore
 from adjacency.hosting.fx_build import BUILT, build_fx
+from adjacency.hosting.intake import MANIFEST
 from fx_course_projects import SHAPES, download_zip
 
 names = st.text("abc/._", min_size=1, max_size=6)
@@ -149,6 +153,13 @@ def test_a_hit_gives_the_very_build_and_another_toolchain_compiles(
     assert (hit.main, hit.java) == (compiled.main, compiled.java)
     assert _files(hit.folder) == _files(compiled.folder)  # classes, resources, listing
     assert all((hit.folder / name).exists() for name in BUILT)
+    chosen = folder / "chosen.zip"  # the same sources with another choice in its form
+    shutil.copyfile(project, chosen)
+    with zipfile.ZipFile(chosen, "a") as archive:
+        top = archive.namelist()[0].split("/")[0]  # as GitHub's Download ZIP, one folder
+        archive.writestr(f"{top}/{MANIFEST}", '{"language": "javafx", "choose": {"Bot": "B"}}')
+    again = build_fx(chosen, folder / "chosen", cache)
+    assert _files(again.classes) == _files(compiled.classes)
     monkeypatch.setattr(fx_build, "fx_toolchain", lambda: "javac 17.0.99 another vendor")
     with pytest.raises(Compiles):
         build_fx(project, folder / "other", cache)
