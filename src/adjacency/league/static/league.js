@@ -110,3 +110,21 @@ export function termination(value) {
 export function seconds(value) {
   return value == null ? "–" : `${decimal(value, 1)} s`;
 }
+
+// A secret kept in this tab (sessionStorage under `key`, until the tab is closed):
+// `value` is "" when none is kept; `keep(value)` keeps a new one ("" forgets it). Where
+// the browser refuses storage (private mode) it lives only in this page.
+export class TabToken {
+  constructor(key) {
+    this.key = key;
+    try { this.value = sessionStorage.getItem(key) || ""; } catch (err) { this.value = ""; }
+  }
+
+  keep(value) {
+    try {
+      if (value) sessionStorage.setItem(this.key, value);
+      else sessionStorage.removeItem(this.key);
+    } catch (err) { /* private mode: the token lives only in this page */ }
+    this.value = value;
+  }
+}

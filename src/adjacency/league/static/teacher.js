@@ -21,34 +21,21 @@
 // changed, and the focused control is found again afterwards (a keyboard user keeps
 // their place).
 import { decimal, errorText, has, lang, t } from "/static/js/i18n.js";
-import { el, eventWord, fetchedImage, fetchedText, paceText, termination } from "./league.js";
+import { TabToken, el, eventWord, fetchedImage, fetchedText, paceText, termination } from "./league.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
 import { computing, drawCards } from "./report-card.js";
 
-const KEY = "adjacency.admin-token";
+const kept = new TabToken("adjacency.admin-token"); // the token, kept in this tab
 const API = "/api/league/admin";
 let drawn = {};
-
-function token() {
-  try { return sessionStorage.getItem(KEY) || ""; } catch (err) { return ""; }
-}
-
-function keep(value) {
-  try {
-    if (value) sessionStorage.setItem(KEY, value);
-    else sessionStorage.removeItem(KEY);
-  } catch (err) { /* private mode: the token lives only in this page */ }
-  memory = value;
-}
-let memory = token();
 
 function say(text) { $("status").textContent = text; }
 
 // An admin request (GET, or POST of `body`, or `method` with or without a body); its
 // answer, else an Error with its status.
 async function admin(path, body, method = body === undefined ? "GET" : "POST") {
-  const headers = { Authorization: `Bearer ${memory}` };
+  const headers = { Authorization: `Bearer ${kept.value}` };
   const options = { headers, method };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -67,7 +54,7 @@ async function admin(path, body, method = body === undefined ? "GET" : "POST") {
 async function sendZip(path, file) {
   const response = await fetch(`${API}${path}`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${memory}`, "Content-Type": "application/zip",
+    headers: { Authorization: `Bearer ${kept.value}`, "Content-Type": "application/zip",
       "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") },
     body: file,
   });
@@ -193,14 +180,14 @@ function roundsFollowFormat() {
 
 async function downloadZip(team, version) {
   const response = await fetch(`${API}/members/${encodeURIComponent(team)}/versions/${version}/zip`,
-    { headers: { Authorization: `Bearer ${memory}` } });
+    { headers: { Authorization: `Bearer ${kept.value}` } });
   if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
   offerFile(await response.blob(), `${team}-v${version}.zip`, "application/zip");
 }
 
 async function download(name) {
   const response = await fetch(`${API}/events/${encodeURIComponent(name)}/archive`,
-    { headers: { Authorization: `Bearer ${memory}` } });
+    { headers: { Authorization: `Bearer ${kept.value}` } });
   if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
   offerFile(await response.blob(), `${name}.zip`, "application/zip");
 }
@@ -365,7 +352,7 @@ function renderPages(data) {
 }
 
 async function refresh() {
-  if (!memory || document.hidden) return;
+  if (!kept.value || document.hidden) return;
   let data;
   try {
     data = await admin(`/overview?offset=${memberOffset}`);
@@ -398,7 +385,7 @@ async function refresh() {
 }
 
 function signOut() {
-  keep("");
+  kept.keep("");
   drawn = {};
   codeTeam = "";
   drawVersions("", []);
@@ -409,11 +396,11 @@ function signOut() {
 
 $("token-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  keep($("token").value.trim());
+  kept.keep($("token").value.trim());
   $("token").value = "";
   say("");
   await refresh();
-  if (memory) $("forget").focus();
+  if (kept.value) $("forget").focus();
 });
 
 $("token-form").dataset.ready = "true"; // the form is handled here from now on
@@ -652,7 +639,7 @@ function versionItem(v, open) {
       // a refused program's window and its board at its check's failed move, once opened
       const shown = el("div", { class: "team-pictures" });
       const base = `${API}/members/${encodeURIComponent(codeShown)}/submissions/${v.version}`;
-      const headers = { Authorization: `Bearer ${memory}` };
+      const headers = { Authorization: `Bearer ${kept.value}` };
       const look = () => {
         if (!details.open || shown.childElementCount) return;
         if (v.window) shown.append(fetchedImage(`${base}/window.png`, t("team.program.picture", { version: v.version }), headers));
@@ -669,7 +656,7 @@ function versionItem(v, open) {
     const base = `${API}/members/${encodeURIComponent(codeShown)}/submissions/${v.version}`;
     item.append(fetchedText(t("team.output", { version: v.version }),
       t("team.output.label", { version: v.version }), `${base}/output.txt`,
-      { Authorization: `Bearer ${memory}` }));
+      { Authorization: `Bearer ${kept.value}` }));
   }
   return item;
 }
@@ -780,7 +767,7 @@ $("grading-csv").addEventListener("click", async () => {
   const file = `${$("grading-scope").value || "league"}-grading.csv`;
   try {
     const response = await fetch(`${API}/grading.csv${gradingQuery()}`,
-      { headers: { Authorization: `Bearer ${memory}` } });
+      { headers: { Authorization: `Bearer ${kept.value}` } });
     if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
     offerFile(await response.text(), file, "text/csv");
     say(t("teacher.grading.saved", { scope, file }));
@@ -852,7 +839,7 @@ $("cards-form").addEventListener("submit", (event) => {
 
 async function saveCards(path, file, type) {
   try {
-    const response = await fetch(`${API}${path}`, { headers: { Authorization: `Bearer ${memory}` } });
+    const response = await fetch(`${API}${path}`, { headers: { Authorization: `Bearer ${kept.value}` } });
     if (!response.ok) throw new Error(errorText(await response.json().catch(() => ({})), String(response.status)));
     offerFile(await response.text(), file, type);
     say(t("card.saved", { file }));

@@ -19,12 +19,12 @@
 // every 3 s while a version waits to be built or checked and every 10 s otherwise (while
 // the tab is shown), so verdicts and games appear as they arrive.
 import { decimal, errorText, lang, t } from "/static/js/i18n.js";
-import { el, fetchedImage, fetchedText } from "./league.js";
+import { TabToken, el, fetchedImage, fetchedText } from "./league.js";
 import { computing, drawCards } from "./report-card.js";
 import { byId as $ } from "/static/js/dom.js";
 import { requestError } from "/static/js/request-error.js";
 
-const KEY = "adjacency.team-token";
+const kept = new TabToken("adjacency.team-token"); // the token, kept in this tab
 const API = "/api/league/submissions";
 const MAX_BYTES = 256 * 1024 * 1024;
 let timer = null;
@@ -34,20 +34,6 @@ const programs = new Map(); // version -> its window's panel, kept across redraw
 const MOVES_FIRST = "who moves first"; // the choice naming the control that says who moves first
 const refusals = new Map(); // version -> the pictures of a refused program, fetched once
 const outputs = new Map(); // version -> the last output of a refused program, fetched once
-
-function stored() {
-  try { return sessionStorage.getItem(KEY) || ""; } catch (err) { return ""; }
-}
-
-let memory = stored();
-
-function keep(value) {
-  try {
-    if (value) sessionStorage.setItem(KEY, value);
-    else sessionStorage.removeItem(KEY);
-  } catch (err) { /* private mode: the token lives only in this page */ }
-  memory = value;
-}
 
 function say(text) { $("status").textContent = text; }
 
@@ -63,7 +49,7 @@ async function call(file, path = API, method = undefined, json = undefined) {
 }
 
 function send(file, path, method, json) {
-  const headers = { Authorization: `Bearer ${memory}` };
+  const headers = { Authorization: `Bearer ${kept.value}` };
   const options = { headers };
   if (file !== undefined) {
     Object.assign(headers, { "Content-Type": "application/zip", "X-Filename": file.name.replace(/[^A-Za-z0-9._ -]/g, "_") });
@@ -153,14 +139,14 @@ function refusedOutput(v) {
   if (!outputs.has(v.version)) {
     outputs.set(v.version, fetchedText(t("team.output", { version: v.version }),
       t("team.output.label", { version: v.version }), `${API}/${v.version}/output.txt`,
-      { Authorization: `Bearer ${memory}` }));
+      { Authorization: `Bearer ${kept.value}` }));
   }
   return outputs.get(v.version);
 }
 
 // A picture of the team's, fetched with its token.
 function picture(path, alt) {
-  return fetchedImage(path, alt, { Authorization: `Bearer ${memory}` });
+  return fetchedImage(path, alt, { Authorization: `Bearer ${kept.value}` });
 }
 
 // A refused version's panel shows no window: its refusal's pictures above do.
@@ -250,7 +236,7 @@ async function drawGames(holder, version) {
       // its program's last output at that move, fetched when opened
       end.append(fetchedText(t("team.games.output", { game: g.id }),
         t("team.games.output.label", { game: g.id }), `${API}/${version}/games/${g.id}/output.txt`,
-        { Authorization: `Bearer ${memory}` }));
+        { Authorization: `Bearer ${kept.value}` }));
     }
     return el("tr", {},
       el("td", { class: "num" }, el("a", { href: `/watch/${g.id}` }, String(g.id))),
@@ -275,7 +261,7 @@ async function buildAgain(version) {
 }
 
 async function refresh() {
-  if (!memory) return;
+  if (!kept.value) return;
   try {
     const answer = await call();
     $("token-form").hidden = true;
@@ -289,7 +275,7 @@ async function refresh() {
     timer = setTimeout(later, waiting ? 3000 : 10000);
   } catch (error) {
     if (error.status === 401 || error.status === 403) {
-      keep("");
+      kept.keep("");
       $("token-form").hidden = false;
       $("signed-in").hidden = true;
       $("team").hidden = true;
@@ -306,7 +292,7 @@ function later() {
 
 $("token-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  keep($("token").value.trim());
+  kept.keep($("token").value.trim());
   $("token").value = "";
   say("");
   refresh();
@@ -331,7 +317,7 @@ async function showCards() {
 $("cards-show").addEventListener("click", showCards);
 
 $("forget").addEventListener("click", () => {
-  keep("");
+  kept.keep("");
   clearTimeout(timer);
   programs.clear();
   refusals.clear();
