@@ -25,6 +25,7 @@ from ..models import (
     MoveIn,
     NewPerson,
 )
+from ..play.hall import Hall
 from . import PREFIX, GameId
 from .public import get_game
 
@@ -98,6 +99,13 @@ async def me(
     }
 
 
+def _playing(request: Request) -> Hall:
+    """The hall, for a person's move, resignation or abort: each counts against the
+    person's one move rate (:func:`check_rate`, 429 past it) before it is taken."""
+    check_rate(request, "move", request.app.state.limits.requests_per_minute)
+    return hall_of(request)
+
+
 @router.post("/games/{game_id}/move", response_model=LeagueGameState)
 async def person_move(
     request: Request,
@@ -106,8 +114,7 @@ async def person_move(
     person: Annotated[Member, Depends(require_person)],
 ) -> dict[str, Any]:
     """A person's move (its secret as the bearer token)."""
-    check_rate(request, "move", request.app.state.limits.requests_per_minute)
-    hall = hall_of(request)
+    hall = _playing(request)
     live = hall.actions.move(person, game_id, body.move)
     return (
         hall.games.state(live) if live.id in hall.games.live else await get_game(request, game_id)
@@ -122,9 +129,7 @@ async def person_resign(
 ) -> dict[str, Any]:
     """A person gives the game up (its secret as the bearer token): the opponent wins by
     resignation, rated like any finished game. 409 once the game is over (404 then)."""
-    check_rate(request, "move", request.app.state.limits.requests_per_minute)
-    hall = hall_of(request)
-    hall.actions.resign(person, game_id)
+    _playing(request).actions.resign(person, game_id)
     return await get_game(request, game_id)
 
 
@@ -136,7 +141,5 @@ async def person_abort(
 ) -> dict[str, Any]:
     """A person stops the game before their first move: no result, unrated, not counted.
     409 once they have moved (resign then)."""
-    check_rate(request, "move", request.app.state.limits.requests_per_minute)
-    hall = hall_of(request)
-    hall.actions.abort(person, game_id)
+    _playing(request).actions.abort(person, game_id)
     return await get_game(request, game_id)
