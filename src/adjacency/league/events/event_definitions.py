@@ -13,6 +13,7 @@ their event through the lookups here, which is why they build on this class.
 from __future__ import annotations
 
 import time
+from typing import Literal
 
 from ...core.errors import InvalidSettingsError
 from ...core.text import quote
@@ -271,17 +272,17 @@ class EventDefinitions:
 
     def event(self, event_id: int) -> Event:
         """The event with this id; :class:`LeagueError` if there is none."""
-        rows = self.db.query(f"SELECT {EVENT_COLUMNS} FROM events WHERE id = ?", (event_id,))
-        if not rows:
-            raise LeagueError(f"no event with id {event_id}")
-        return self._event(rows[0])
+        return self._event_where("id", event_id, f"no event with id {event_id}")
 
     def named(self, name: str) -> Event:
         """The event called ``name``; :class:`LeagueError` if there is none."""
-        rows = self.db.query(f"SELECT {EVENT_COLUMNS} FROM events WHERE name = ?", (name,))
-        if not rows:
-            raise LeagueError(f"no event named {quote(name)}")
-        return self._event(rows[0])
+        return self._event_where("name", name, f"no event named {quote(name)}")
+
+    def _event_where(self, column: Literal["id", "name"], value: object, missing: str) -> Event:
+        """The one event whose ``column`` (unique) is ``value``; else ``missing``."""
+        return self._event(
+            self.db.row(f"SELECT {EVENT_COLUMNS} FROM events WHERE {column} = ?", (value,), missing)
+        )
 
     def events(self) -> list[Event]:
         """Every event, newest first."""
