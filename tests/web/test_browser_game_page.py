@@ -244,10 +244,20 @@ def expected_announcement(move: dict[str, Any]) -> str:
     )
 
 
-def test_a_typed_move_is_played_and_the_bots_reply_is_announced(server: str, page: Any) -> None:
+def test_the_skip_link_then_a_typed_move_played_and_the_bots_reply_announced(
+    server: str, page: Any
+) -> None:
+    """The first Tab reaches the skip link, which takes the keyboard to the board; a typed
+    move that is no square is refused and changes nothing; a typed square is played and
+    the bot's reply is announced and sounded."""
     page.add_init_script(COUNT_NOTES)
     game = open_game(page, server, rounds=2)
     path = f"/api/games/{game['id']}"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip-board"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.closest('#board') !== null")
+    assert page.evaluate("document.activeElement.dataset.square") is not None
     assert page.get_attribute("#btn-sound", "aria-pressed") == "true"  # no reduced motion
     page.fill("#move-input", "z9")
     page.press("#move-input", "Enter")
@@ -301,15 +311,6 @@ def test_sound_is_off_under_reduced_motion_and_the_toggle_is_remembered(
     assert tab.get_attribute("#btn-sound", "aria-pressed") == "true"
     assert tab.console_errors == []
     tab.context.close()
-
-
-def test_the_skip_link_takes_the_keyboard_to_the_board(server: str, page: Any) -> None:
-    open_game(page, server)
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "skip-board"
-    page.keyboard.press("Enter")
-    assert page.evaluate("document.activeElement.closest('#board') !== null")
-    assert page.evaluate("document.activeElement.dataset.square") is not None
 
 
 # ------------------------------------------------------------------ themes
