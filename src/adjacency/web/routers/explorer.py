@@ -11,8 +11,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ...core import InvalidPositionError, Position
+from ...lab.review import x_view
 from ...serving.errors import quote
-from ..analysis import x_view
 from ..deps import Manager, rate_limited
 from ..explorer_index import OPENING_PLIES
 from ..models import MAX_FEN, ExplorerAnswer, ExplorerMove
