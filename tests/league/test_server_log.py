@@ -59,11 +59,8 @@ def test_the_log_has_a_line_for_each_connection_refusal_game_and_event_step(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "league.db"
-    make_league(db, base=30.0)  # a bot that connects late still has its game to play
+    make_league(db, base=30.0)
     tokens = {name: add_member(db, name) for name in ("red", "blue")}
-    with LeagueStore(db) as store:  # started before the server: its first pass pairs it
-        store.events.create("friday", "round-robin", None, ["red", "blue"])
-        store.events.start("friday")
     log = tmp_path / "server.log"
     server = start_server(db, 0, log)  # no --log-level: INFO
     url = server.url
@@ -72,6 +69,16 @@ def test_the_log_has_a_line_for_each_connection_refusal_game_and_event_step(
         for name, token in tokens.items():
             clients.append(start_client(url, token, "greedy", tmp_path / f"{name}.log"))
         refused_client(url, tmp_path / "refused.log")
+        # The event starts once both bots are there (a client slow to start under load
+        # would lose its game by absence, which is not what this test is about).
+        wait_until(
+            lambda: len(lines_like(log.read_text(), r"bot \w+ connected from .*")) == 2,
+            WAIT,
+            "both bots to connect",
+        )
+        with LeagueStore(db) as store:  # the server's next pass pairs it
+            store.events.create("friday", "round-robin", None, ["red", "blue"])
+            store.events.start("friday")
         wait_until(lambda: event_status(db) == "finished", WAIT, "the event to finish")
         for client in clients:
             client.stop()
