@@ -31,6 +31,7 @@ COGNATES = {
     "lab.technique.minimax": "minimax: the algorithm's name",
     "teacher.team.token": "Token: the same word in Indonesian",
     "teacher.create.format": "Format: the same word in Indonesian",
+    "card.mark.blunder": "blunder: the chess word Indonesian players use, as the review's",
 }
 """Keys whose Indonesian value may equal the English one, each with why."""
 

@@ -6,6 +6,7 @@ no sandbox can start, nothing is built."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import zipfile
 from collections.abc import Iterator
@@ -134,13 +135,18 @@ def test_the_checked_positions_cover_both_colours_and_the_end() -> None:
 
 
 def test_nothing_is_built_where_the_sandbox_cannot_start(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, sandbox_box: Path
 ) -> None:
+    """Not even a compile the build cache keeps for the same files is copied."""
     import adjacency.sandbox.available as available
 
+    project = project_zip(course_sources())
+    cache = tmp_path / "cache"
+    with contextlib.suppress(BuildFailed):  # its window is refused; its compile is kept
+        build_submission(project, sandbox_box / "kept", windows=True, cache=cache)
     real = available.check
     missing = str(tmp_path / "no-bwrap")
     monkeypatch.setattr(available, "check", lambda: real(bwrap=missing))
     with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap"):
-        build_submission(project_zip(course_sources()), tmp_path / "build", windows=True)
+        build_submission(project, tmp_path / "build", windows=True, cache=cache)
     assert not list((tmp_path / "build" / "build").rglob("*.class"))

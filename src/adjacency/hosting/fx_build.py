@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from xml.etree import ElementTree
 
-from ..sandbox import SUBMISSION
+from ..sandbox import SUBMISSION, available
 from . import build_cache
 from .build_output import build_bytes
 from .intake import IntakeRefused
@@ -359,7 +359,8 @@ def build_fx(project: Path, folder: Path, cache: Path | None = None) -> FxBuild:
     the build cache instead (:mod:`.build_cache`, its folder
     :func:`~.build_cache.cache_folder` of ``cache``: :data:`BUILT`, the same files a
     compile writes); a finished build is kept there. The intake and the main class are
-    read each time: they are what refuses a project before its compile."""
+    read each time: they are what refuses a project before its compile; where no sandbox
+    can start, nothing is copied either (its program could not run)."""
     folder.mkdir(parents=True, exist_ok=True)
     os.chmod(folder, 0o755)
     tree = folder / "tree"
@@ -371,6 +372,7 @@ def build_fx(project: Path, folder: Path, cache: Path | None = None) -> FxBuild:
     cache = build_cache.cache_folder(cache)
     read = {name.as_posix(): (tree / name).read_bytes() for name in files}
     key = build_cache.build_key("javafx", fx_toolchain(), read)
+    available.check()  # a kept compile is not a way around a sandbox that cannot start
     if build_cache.restore(cache, key, folder, BUILT):
         kept = load_fx(folder)
         if kept is not None and kept.main == main:
