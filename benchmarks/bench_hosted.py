@@ -54,8 +54,9 @@ course-shaped JavaFX projects (tests/fx_course_projects.py, the four shapes in t
 played through their own windows (docs/javafx-driver.md), then of teams whose Java
 course projects are played through the engine protocol's direct route (the kit's
 adapter; the first eight shapes above). Prints for each: games per minute per core, how
-games ended, the bots' CPU a game (their sandboxes' charge), each build and check, each
-sandbox's memory; and driven / direct.
+games ended, the bots' CPU a game (their sandboxes', from each move's record) and what
+their clocks were charged, each build and check, each sandbox's memory; and driven /
+direct.
 
     python benchmarks/bench_hosted.py --programs --bots 12 --swiss-rounds 3 --rounds 8
 
@@ -673,14 +674,16 @@ def hosted_swiss(
         with loops_beside(args.loops):
             figures = play_event(hosted, "swiss", args.bound)
         with contextlib.closing(sqlite3.connect(hosted.db)) as connection:
-            used = connection.execute(  # the clocks' charge: the sandboxes' CPU seconds
-                "SELECT coalesce(sum(x_time + o_time), 0) FROM games WHERE status = 'finished'"
-            ).fetchone()[0]
+            used, charged = connection.execute(  # each hosted move's record (move_times)
+                "SELECT coalesce(sum(cpu), 0), coalesce(sum(charged), 0) FROM move_times"
+                " WHERE game_id IN (SELECT id FROM games WHERE status = 'finished')"
+            ).fetchone()
     finally:
         hosted.stop()
     figures["builds"] = build_seconds(versions)
     figures["refused"] = len(names) - len(playing)
     figures["bot_cpu_per_game"] = float(used) / max(1, int(figures["games"]))
+    figures["charged_per_game"] = float(charged) / max(1, int(figures["games"]))
     return figures
 
 
@@ -753,7 +756,8 @@ def programs_mode(args: argparse.Namespace) -> None:
             f" {figures['minutes']:.2f} min, {per_core(figures):.3f} games/min/core"
             f" ({figures['refused']} of {args.bots} refused at their check);"
             f" endings {figures['endings']}; bots' CPU a game"
-            f" {figures['bot_cpu_per_game']:.2f} s; build and check, s: {stats(figures['builds'])};"
+            f" {figures['bot_cpu_per_game']:.2f} s, their clocks charged"
+            f" {figures['charged_per_game']:.2f} s; build and check, s: {stats(figures['builds'])};"
             f" a sandbox's memory, MiB: {stats(memory)}"
         )
     print(
