@@ -696,22 +696,32 @@ def loops_beside(count: int) -> Iterator[None]:
         return
     from load_helpers import busy_loops
 
+    with busy_loops(count), sampled_load(60.0) as loads:
+        try:
+            yield
+        finally:
+            loads.append(os.getloadavg()[0])
+    print(f"beside {count} busy loops: load average {min(loads):.1f} to {max(loads):.1f}")
+
+
+@contextlib.contextmanager
+def sampled_load(every: float) -> Iterator[list[float]]:
+    """The load average over the last minute, read every ``every`` seconds into the list
+    it yields while the block runs (a thread of its own, stopped and joined at its end)."""
     loads: list[float] = []
     stop = threading.Event()
 
     def sample() -> None:
-        while not stop.wait(60.0):
+        while not stop.wait(every):
             loads.append(os.getloadavg()[0])
 
     sampler = threading.Thread(target=sample, daemon=True)
-    with busy_loops(count):
-        sampler.start()
-        try:
-            yield
-        finally:
-            stop.set()
-            loads.append(os.getloadavg()[0])
-    print(f"beside {count} busy loops: load average {min(loads):.1f} to {max(loads):.1f}")
+    sampler.start()
+    try:
+        yield loads
+    finally:
+        stop.set()
+        sampler.join()
 
 
 def with_bot_named(folder: Path) -> bytes:
@@ -970,8 +980,6 @@ loss on time, a start or a crash, an illegal answer)."""
 def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
     """One run of ``--loaded`` (the module's docstring): quiet, or with ``loaded`` beside
     :data:`BUSY_LOOPS` busy loops; its verdicts, games, moves' seconds and load."""
-    import threading
-
     from adjacency.hosting.slots import default_slots
     from adjacency.league.league_file import LeagueStore
     from hosted_helpers import files_zip, first_empty_program, served
@@ -992,32 +1000,23 @@ def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
         make_league(db, rows=8, cols=8, rounds=args.rounds, move_time=args.move_time)
     names = [f"team{n:02d}" for n in range(len(shapes))]
     tokens = [add_member(db, name) for name in names]
-    loads: list[float] = []
-    sampling = threading.Event()
+    # the loops start once the server is up: the load meets the uploads and games
+    with (
+        sampled_load(5.0) as loads,
+        served(db, hosted_jobs=slots) as (url, _),
+        busy_loops(BUSY_LOOPS if loaded else 0),
+    ):
+        began = time.monotonic()
+        for token, (_, code) in zip(tokens, shapes, strict=True):  # at once
+            assert upload(url, code, token).status == 201
 
-    def sample() -> None:
-        while not sampling.wait(5.0):
-            loads.append(os.getloadavg()[0])
+        def ended() -> list[Any] | None:
+            with LeagueStore(db, create=False) as store:
+                done = [g for g in store.games.games() if g.status != "playing"]
+            return done if len(done) >= args.games else None
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    try:
-        # the loops start once the server is up: the load meets the uploads and games
-        with served(db, hosted_jobs=slots) as (url, _), busy_loops(BUSY_LOOPS if loaded else 0):
-            began = time.monotonic()
-            for token, (_, code) in zip(tokens, shapes, strict=True):  # at once
-                assert upload(url, code, token).status == 201
-
-            def ended() -> list[Any] | None:
-                with LeagueStore(db, create=False) as store:
-                    done = [g for g in store.games.games() if g.status != "playing"]
-                return done if len(done) >= args.games else None
-
-            games = wait_until(ended, args.bound, f"{args.games} games ended")
-            hours = (time.monotonic() - began) / 3600
-    finally:
-        sampling.set()
-        sampler.join()
+        games = wait_until(ended, args.bound, f"{args.games} games ended")
+        hours = (time.monotonic() - began) / 3600
     with LeagueStore(db, create=False) as store:
         ids = {store.members.member_named(name).id: name for name in names}  # type: ignore[union-attr]
         verdicts = {}
