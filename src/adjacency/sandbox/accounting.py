@@ -125,17 +125,6 @@ def thread_reading(folder: str, last_ran: bool = True) -> ThreadReading | None:
         return None
 
 
-def thread_delay(folder: str) -> int | None:
-    """Nanoseconds the thread of ``folder`` (``/proc/PID/task/TID``) waited for a CPU
-    while ready to run, waits that ended (its ``schedstat``); ``None`` once it is
-    gone."""
-    try:
-        with open(f"{folder}/schedstat", "rb") as stream:
-            return int(stream.read().split()[1])
-    except (OSError, IndexError, ValueError):
-        return None
-
-
 def longest_wait(before: dict[Thread, int], after: dict[Thread, int]) -> float:
     """The seconds the thread that waited most between two readings (``before`` and
     ``after``, :meth:`Ledger.thread_waits`) waited for a CPU: the program's progress
@@ -151,8 +140,8 @@ def server_delay(threads: Iterable[int]) -> float:
     its idleness. Only waits that ended count: a reader delivers an answer only after
     it ran again, which ends its wait, and a thread woken but not yet run may have
     slept all along (its last run tells nothing of when it woke)."""
-    delays = (thread_delay(f"/proc/self/task/{thread}") for thread in threads)
-    return sum(delay for delay in delays if delay is not None) / 1e9
+    readings = (thread_reading(f"/proc/self/task/{thread}", False) for thread in threads)
+    return sum(found.delay for found in readings if found is not None) / 1e9
 
 
 def pending_delay(reading: ThreadReading, now: int, calm: int) -> int:
