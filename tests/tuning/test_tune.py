@@ -10,7 +10,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -134,12 +133,40 @@ def test_a_tiny_tuning_run_moves_a_bad_depth_up(
     assert match.spec.startswith("alphabeta:depth=")
 
 
-def _batches(db: Path) -> int:
+_HELD_AFTER_THIRD_CHECKPOINT = """
+import sys, time
+from adjacency.cli import main
+from adjacency.tuning.store import TuneStore
+checkpoint, done = TuneStore.checkpoint, []
+def held(self, run_id, outcome):
+    checkpoint(self, run_id, outcome)
+    done.append(outcome)
+    if len(done) == 3:
+        print("held", flush=True)
+        time.sleep(600)
+TuneStore.checkpoint = held
+sys.exit(main(sys.argv[1:]))
+"""
+"""``adjacency tune`` that stops after its third batch is stored, so that the test kills
+it between two checkpoints however the machine schedules the two processes (polling the
+file from the test raced the run: a test held off its core saw the run finish first)."""
+
+
+def _killed_after_third_checkpoint(args: list[str], cwd: Path | None = None) -> None:
+    """Run ``adjacency ARGS`` and kill it, and its workers, with SIGKILL once its third
+    batch is stored, as ``kill -9`` would between two checkpoints."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", _HELD_AFTER_THIRD_CHECKPOINT, *args],
+        cwd=cwd, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert process.stdout is not None
     try:
-        with sqlite3.connect(db, timeout=5) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM tune_batches").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
+        assert process.stdout.readline() == "held\n", "the run ended before 3 checkpoints"
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        process.stdout.close()
 
 
 @pytest.mark.slow
@@ -151,17 +178,7 @@ def test_a_killed_run_resumes_from_its_checkpoint_to_the_same_values(tmp_path: P
 
     killed = tmp_path / "killed.db"
     out = tmp_path / "k.json"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "adjacency", "tune", *TINY, *games, "--db", str(killed),
-         "--out", str(out)],
-        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 120
-    while _batches(killed) < 3 and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert process.poll() is None, "the run finished before it could be killed"
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=30)
+    _killed_after_third_checkpoint(["tune", *TINY, *games, "--db", str(killed), "--out", str(out)])
     with TuneStore(killed) as store:
         before = store.run()
     assert before.status == "running" and 3 <= len(before.batches) < 16
@@ -187,19 +204,9 @@ def test_a_resumed_run_writes_its_own_out_and_plot_from_any_directory(
     elsewhere.mkdir()
     (elsewhere / "tuned.json").write_text('{"depth": 9}\n')  # another run's result
     games = ["--games", "24", "--batch", "2", "--seed", "4"]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "adjacency", "tune", *TINY, *games, "--db", "t.db",
-         "--out", "mine.json", "--plot", "curves.png"],
-        cwd=started, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
     db = started / "t.db"
-    deadline = time.monotonic() + 120
-    while _batches(db) < 3 and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert process.poll() is None, "the run finished before it could be killed"
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=30)
+    files = ["--out", "mine.json", "--plot", "curves.png"]
+    _killed_after_third_checkpoint(["tune", *TINY, *games, "--db", "t.db", *files], started)
     (started / "mine.json").unlink()  # the resumed run must write it again
 
     monkeypatch.chdir(elsewhere)
