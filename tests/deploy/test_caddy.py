@@ -96,8 +96,10 @@ def _caddy_on(
         assert process.poll() is None, log.read_text()
         if not root.exists():
             return False
-        context = ssl.create_default_context(cafile=str(root))
         try:
+            # Caddy writes the root certificate while this reads it: an empty
+            # or half-written file is "not yet", like a refused connection.
+            context = ssl.create_default_context(cafile=str(root))
             with urllib.request.urlopen(url + "/", timeout=5, context=context) as response:
                 return bool(response.status == 200)
         except (OSError, ssl.SSLError):
