@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,27 @@ from .limits import LeagueLimits
 from .reserve import KeepRoom, TokenedPlaces
 
 log = logging.getLogger("adjacency.league")
+
+
+async def games_stopped(hall: Hall, hosted: HostedPlayers) -> None:
+    """The games' part of a stop: those in play aborted and their players told
+    (:meth:`.play.hall.Hall.stop`), then every hosted bot's sandbox ended and its
+    threads unwound (:meth:`.play.hosted.HostedPlayers.stop`)."""
+    await hall.stop()
+    await asyncio.to_thread(hosted.stop)
+
+
+async def stop_side_by_side(*parts: Awaitable[None] | None) -> None:
+    """Run the independent parts of a stop at the same time and return once every one
+    has ended (``None``: a part this server does not have), so that a stop takes the
+    longest part's time, not their sum: the games' (:func:`games_stopped`) and the
+    builder's (:meth:`.builder.Builder.stop`) are each bounded on their own, and neither
+    waits on the other. A part that fails does not cut another short: each still ends
+    as it would alone, and the first failure is raised after all have ended."""
+    ended = await asyncio.gather(*(p for p in parts if p is not None), return_exceptions=True)
+    for outcome in ended:
+        if isinstance(outcome, BaseException):
+            raise outcome
 
 
 def create_app(
@@ -148,10 +169,10 @@ def create_app(
             await asyncio.to_thread(keeper.stop)  # a card in hand: made when next asked for
             with contextlib.suppress(Exception):
                 await warm  # before the reader it uses is closed
-            await hall.stop()
-            await asyncio.to_thread(hosted.stop)  # every hosted bot's sandbox ended
-            if builder is not None:
-                await asyncio.to_thread(builder.stop)
+            await stop_side_by_side(
+                games_stopped(hall, hosted),
+                asyncio.to_thread(builder.stop) if builder is not None else None,
+            )
             house.stop()
             await asyncio.to_thread(stop_worker)  # a big league's standings worker
             forget_recent(recent)
