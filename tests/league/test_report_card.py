@@ -14,10 +14,15 @@ import io
 import math
 import time
 from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
 
 from adjacency.core import Position
 from adjacency.core.game import Game
 from adjacency.core.record import game_to_text
+from adjacency.league.grading import card_worker
 from adjacency.league.grading.card_sheet import board_link, column_position
 from adjacency.league.grading.card_worker import CardFailed, CardKeeper
 from adjacency.league.grading.report_card import (
@@ -25,13 +30,16 @@ from adjacency.league.grading.report_card import (
     CardGame,
     allowed_seconds,
     card,
+    card_basis,
+    games_of_version,
     phase,
     reviewed_moves,
     summary,
 )
+from adjacency.league.http.app import create_app
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.store.move_time_rows import MoveSeconds
-from league_helpers import ADMIN, add_member, request
+from league_helpers import ADMIN, add_member, make_league, request
 
 LEAGUE_SERVER = {"analysis_board": "http://board.test"}
 
@@ -151,17 +159,106 @@ def stored_game(db: Path) -> tuple[str, int]:
     record = small_game()
     with LeagueStore(db) as store:
         alpha, beta = (store.members.member_named(n).id for n in ("alpha", "beta"))
-        versions = []
         for member in (alpha, beta):
             kept, _ = store.submissions.add(member, f"{member}".encode(), "t.zip")
             store.submissions.decide(kept.id, True, "")
-            versions.append(kept.id)
-        game = store.games.start_game(alpha, beta, Position.start(4, 4, 3).fen())
-        store.submissions.set_versions(game, *versions)
-        store.games.finish_game(game, "o", "normal", "", record, (4, 10), 6, (3.0, 1.0))
+        game = lost_game(store, record)
         for ply, seconds in as_x(record).charged.items():
             store.move_times.keep(game, MoveSeconds(ply, alpha, seconds, 0.0, 0.0, seconds))
     return token, game
+
+
+def reviewed_here(records: dict[int, str]) -> dict[int, list[dict[str, Any]]]:
+    """The review of :func:`~.card_worker.review_apart`, made in this process."""
+    return {i: reviewed_moves(text) for i, text in records.items()}
+
+
+def fails(*_: object) -> Any:
+    """Stands for the card's making where nothing may be made."""
+    raise AssertionError("a card was made where the kept one should have been served")
+
+
+def alpha_version(store: LeagueStore) -> tuple[int, list[CardGame]]:
+    """alpha's version (its submission id) and its games, as a card is made from them."""
+    alpha = store.members.member_named("alpha").id
+    (version,) = store.submissions.versions(alpha)
+    return version.id, games_of_version(store, alpha, version.id)
+
+
+def lost_game(store: LeagueStore, record: str) -> int:
+    """alpha's version 1 (X) lost ``record`` to beta's version 1 (O), rated; its id."""
+    alpha, beta = (store.members.member_named(n).id for n in ("alpha", "beta"))
+    versions = [store.submissions.versions(member)[0].id for member in (alpha, beta)]
+    game = store.games.start_game(alpha, beta, Position.start(4, 4, 3).fen())
+    store.submissions.set_versions(game, *versions)
+    store.games.finish_game(game, "o", "normal", "", record, (4, 10), 6, (3.0, 1.0))
+    return game
+
+
+def test_a_kept_card_is_served_for_its_games_and_made_again_after_a_new_one(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    stored_game(db)
+    with LeagueStore(db) as store:
+        submission, games = alpha_version(store)
+        basis = card_basis(1, games)
+        assert store.cards.card(submission, basis) is None  # none made yet
+        made = card(1, games, reviewed_here({g.id: g.record for g in games}))
+        store.cards.keep(submission, basis, made)
+        assert store.cards.card(submission, basis) == made  # as JSON, back whole
+        assert store.cards.card(submission, card_basis(2, games)) is None
+        # a game played since: another basis, the kept card is stale
+        later = lost_game(store, games[0].record)
+        _, more = alpha_version(store)
+        assert [g.id for g in more] == [games[0].id, later]
+        assert store.cards.card(submission, card_basis(1, more)) is None
+        # the keeper reads the kept card without a review, and makes the new one
+        reviewed: list[list[int]] = []
+
+        def review(records: dict[int, str]) -> dict[int, list[dict[str, Any]]]:
+            reviewed.append(sorted(records))
+            return reviewed_here(records)
+
+        keeper = CardKeeper(review, db)
+        try:
+            assert keeper.card(submission, 1, games, store) == made and reviewed == []
+            deadline = time.monotonic() + 30
+            while (remade := keeper.card(submission, 1, more, store)) is None:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        finally:
+            keeper.stop()
+        assert reviewed == [[games[0].id, later]] and remade["games"] == 2
+        assert store.cards.card(submission, card_basis(1, more)) == remade
+        assert store.cards.card(submission, basis) is None  # replaced: one row a version
+        assert store.database.query("SELECT COUNT(*) FROM report_cards") == [(1,)]
+
+
+def test_a_restarted_league_serves_a_kept_card_without_making_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "league.db"
+    make_league(db)
+    token, _ = stored_game(db)
+    bearer = {"Authorization": f"Bearer {token}"}
+    monkeypatch.setattr(card_worker, "review_apart", reviewed_here)
+    first = create_app(db, builds=False, house_games=False)
+    with TestClient(first, base_url="http://127.0.0.1") as client:
+        deadline = time.monotonic() + 30
+        while (entry := client.get("/api/league/cards", headers=bearer).json()["versions"][0])[
+            "state"
+        ] != "ready":
+            assert time.monotonic() < deadline and entry["state"] == "computing", entry
+            time.sleep(0.05)
+    # the server restarted: no game reviewed, no card made, the kept one served at once
+    monkeypatch.setattr(card_worker, "review_apart", fails)
+    monkeypatch.setattr(card_worker, "card", fails)
+    again = create_app(db, builds=False, house_games=False)
+    with TestClient(again, base_url="http://127.0.0.1") as client:
+        (served,) = client.get("/api/league/cards", headers=bearer).json()["versions"]
+    assert served == entry and served["card"]["accuracy"] == X_ACCURACY
 
 
 def test_the_card_through_the_league_for_the_team_and_the_teacher(

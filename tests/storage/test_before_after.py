@@ -123,6 +123,7 @@ def test_league(copy: Any) -> None:
     expected |= {"similarity_records": [], "similarity_marks": []}  # the records' step
     expected |= {"outputs": []}  # the refused programs' outputs' step makes it
     expected |= {"move_times": []}  # the hosted moves' seconds' step makes it
+    expected |= {"report_cards": []}  # the report cards' step makes it
     after = dump(path)
     for table in ("results", "failures", "current_ratings", "proofs"):
         after.pop(table)

@@ -57,6 +57,7 @@ ADDED: dict[str, dict[str, list[list[Any]]]] = {
         "similarity_marks": [],
         "outputs": [],
         "move_times": [],
+        "report_cards": [],
     },
     "web.sqlite3": {
         "explorer": [],

@@ -17,7 +17,9 @@ the connection (:class:`~.store.database.LeagueDb`) and the repositories of its 
 * :class:`~.store.output_rows.OutputsRepo` (``outputs``): a refused program's last output,
   bounded per team;
 * :class:`~.store.move_time_rows.MoveTimesRepo` (``move_times``): each hosted move's CPU,
-  idle and waited-for-a-CPU seconds.
+  idle and waited-for-a-CPU seconds;
+* :class:`~.store.card_rows.CardsRepo` (``report_cards``): each version's last report
+  card, with what it was made from.
 
 Each repository takes the :class:`~.store.database.LeagueDb` and reads and writes only through
 its public :meth:`~.store.database.LeagueDb.query` and
@@ -45,6 +47,7 @@ from pathlib import Path
 
 from ..storage import SQLiteStore
 from .events.event_store import EventsRepo
+from .store.card_rows import CardsRepo
 from .store.database import LeagueDb
 from .store.digest_rows import DigestsRepo
 from .store.game_rows import GamesRepo
@@ -131,6 +134,8 @@ class LeagueStore(SQLiteStore):
         """The teacher's notes on teams."""
         self.reports = ReportsRepo(self.database)
         """Similarity reports saved as records, and their pairs' marks."""
+        self.cards = CardsRepo(self.database)
+        """Each version's last report card, with what it was made from."""
 
     @property
     def path(self) -> Path:

@@ -3,7 +3,8 @@ team's versions' cards side by side (:func:`team_cards`), every team's as CSV ro
 the grading sheet (:func:`csv_rows`, :func:`as_csv`) and as a printable page in the
 teacher's language (:func:`printable`).
 
-A card is asked of the :class:`~.card_worker.CardKeeper`, which answers at once: a
+A card is asked of the :class:`~.card_worker.CardKeeper`, which answers at once (with the
+card made before from the same games, kept in the league file across restarts): a
 version whose card is being made is listed ``computing`` (its row empty), one that has
 played no rated or event game ``no-games``. Each position named carries its text
 (``fen``); :func:`board_link` makes it a link to the web app's analysis board, which takes
@@ -40,7 +41,7 @@ def team_cards(store: LeagueStore, keeper: CardKeeper, member: Member) -> list[d
         if submission.status != "accepted":
             continue
         games = games_of_version(store, member.id, submission.id)
-        made = keeper.card(submission.id, submission.version, games) if games else None
+        made = keeper.card(submission.id, submission.version, games, store) if games else None
         state = "no-games" if not games else "ready" if made is not None else "computing"
         found.append(
             {

@@ -11,11 +11,13 @@ checks leave, its memory capped at :data:`MEMORY`. One batch at a time, from one
 (:class:`CardKeeper`), so the cards never take more than one core, and that core only
 when nothing else wants it.
 
-Kept: each game's review (a game reviewed once serves both of its sides' cards), and
-each version's card with the games it was made from (:meth:`CardKeeper.card`): a
-version that has played a game since, or had one voided, is made again; kept in the
-server's memory (a card is a function of its games, so a restart makes it again, at the
-same low priority, the first time it is asked for).
+Kept: each game's review, in the server's memory (a game reviewed once serves both of
+its sides' cards), and each version's card with what it was made from
+(:func:`~.report_card.card_basis`: its games and the review's settings), in memory and
+in the league file (:mod:`~adjacency.league.store.card_rows`), so that a restarted server
+serves every card already made without reviewing a game again (:meth:`CardKeeper.card`).
+A version that has played a game since, or had one voided, has another basis: its card
+is made again (its games reviewed again after a restart) and replaces the kept one.
 
 The child reads ``{"depth", "nodes", "games": {id: record}}`` as JSON on its standard
 input and writes ``{id: [move, ...]}`` (:func:`~.report_card.reviewed_moves`) on its
@@ -33,12 +35,22 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 
-from ...core.errors import AdjacencyError
+from ...core.errors import AdjacencyError, StoreError
 from ...sandbox import cgroup
+from ..league_file import LeagueError, LeagueStore
 from .apart import Children
-from .report_card import CARD_DEPTH, CARD_SOLVE_NODES, CardGame, card, reviewed_moves
+from .report_card import (
+    CARD_DEPTH,
+    CARD_SOLVE_NODES,
+    CardGame,
+    card,
+    card_basis,
+    reviewed_moves,
+)
 
 NICE = 19
 """The child's niceness: the lowest priority a process can have."""
@@ -87,17 +99,20 @@ Review = Callable[[dict[int, str]], dict[int, list[dict[str, Any]]]]
 class CardKeeper:
     """Each version's card, made in the background and kept until its games change.
 
-    :meth:`card` answers at once: the card kept for exactly these games, or ``None``
-    while it is being made (the version is queued; its games are reviewed by one
-    thread, :data:`BATCH` at a time, through ``review``, :func:`review_apart` by
-    default)."""
+    :meth:`card` answers at once: the card kept for exactly these games (in memory, else
+    in the league file), or ``None`` while it is being made (the version is queued; its
+    games are reviewed by one thread, :data:`BATCH` at a time, through ``review``,
+    :func:`review_apart` by default). ``db``: the league file where that thread keeps
+    each card it makes, through a connection of its own (``None``: memory only)."""
 
-    def __init__(self, review: Review = review_apart) -> None:
-        self._review = review
+    def __init__(self, review: Review | None = None, db: Path | None = None) -> None:
+        self._review = review_apart if review is None else review
+        self._db = db
         self._reviews: dict[int, list[dict[str, Any]]] = {}
         self._failed: set[int] = set()
         """Games whose review failed alone: counted in a card's games, not its moves."""
-        self._cards: dict[int, tuple[tuple[int, ...], dict[str, Any]]] = {}
+        self._cards: dict[int, tuple[str, dict[str, Any]]] = {}
+        """Each version's last card made or read here, with its basis."""
         self._asked: dict[int, tuple[int, list[CardGame]]] = {}
         self._queue: queue.Queue[int | None] = queue.Queue()
         self._lock = threading.Lock()
@@ -107,28 +122,53 @@ class CardKeeper:
         """The last reasons a batch failed (the teacher's log says them too)."""
 
     def card(
-        self, submission_id: int, version: int, games: list[CardGame]
+        self,
+        submission_id: int,
+        version: int,
+        games: list[CardGame],
+        store: LeagueStore | None = None,
     ) -> dict[str, Any] | None:
         """The card of version ``version`` (``submission_id``) for exactly ``games``, or
-        ``None`` while it is made (queued now if it was not)."""
-        key = tuple(sorted(game.id for game in games))
+        ``None`` while it is made (queued now if it was not). ``store``: the league
+        file's, where a card made before from the same basis (by this server or an
+        earlier one) is read, and where a card made now is kept."""
+        basis = card_basis(version, games)
         with self._lock:
             kept = self._cards.get(submission_id)
-            if kept is not None and kept[0] == key:
+            if kept is not None and kept[0] == basis:
                 return kept[1]
+        stored = store.cards.card(submission_id, basis) if store is not None else None
+        with self._lock:
+            if stored is not None:
+                self._cards[submission_id] = (basis, stored)
+                return stored
             if all(g.id in self._reviews or g.id in self._failed for g in games):
                 reviews = {g.id: self._reviews[g.id] for g in games if g.id in self._reviews}
                 made = card(version, games, reviews)
-                self._cards[submission_id] = (key, made)
-                return made
-            queued = submission_id in self._asked
-            self._asked[submission_id] = (version, games)
-            if not queued:
-                self._queue.put(submission_id)
-            if self._thread is None and not self._stopping:
-                self._thread = threading.Thread(target=self._work, name="cards", daemon=True)
-                self._thread.start()
-        return None
+                self._cards[submission_id] = (basis, made)
+            else:
+                queued = submission_id in self._asked
+                self._asked[submission_id] = (version, games)
+                if not queued:
+                    self._queue.put(submission_id)
+                if self._thread is None and not self._stopping:
+                    self._thread = threading.Thread(target=self._work, name="cards", daemon=True)
+                    self._thread.start()
+                return None
+        if store is not None:
+            self._keep(store, submission_id, basis, made)
+        return made
+
+    def _keep(
+        self, store: LeagueStore, submission_id: int, basis: str, made: dict[str, Any]
+    ) -> None:
+        """Keep ``made`` in the league file; where it cannot be written (a full disk)
+        it is served from memory meanwhile, and made again after a restart."""
+        try:
+            store.cards.keep(submission_id, basis, made)
+        except StoreError as exc:
+            log.warning("report cards: the card of version %d was not kept: %s",
+                        submission_id, exc)  # fmt: skip
 
     def pending(self) -> int:
         """Versions waiting for their card."""
@@ -136,6 +176,16 @@ class CardKeeper:
             return len(self._asked)
 
     def _work(self) -> None:
+        opened = None
+        try:
+            opened = LeagueStore(self._db, create=False) if self._db is not None else None
+        except (LeagueError, StoreError) as exc:  # served from memory, made again after
+            log.warning("report cards: the league file cannot keep them: %s", exc)
+        with opened if opened is not None else nullcontext():
+            self._serve(opened)
+
+    def _serve(self, store: LeagueStore | None) -> None:
+        """Make the queued cards until stopped, each kept in ``store`` if given."""
         while True:
             submission_id = self._queue.get()
             if submission_id is None:
@@ -155,7 +205,7 @@ class CardKeeper:
             with self._lock:
                 if self._asked.get(submission_id) == asked:
                     del self._asked[submission_id]
-            self.card(submission_id, version, games)
+            self.card(submission_id, version, games, store)
 
     def _batch(self, records: dict[int, str]) -> bool:
         """Review ``records``; a batch that fails is tried again one game at a time, and

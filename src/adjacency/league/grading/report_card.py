@@ -34,7 +34,9 @@ twenty 8x8 games costs under a minute of one low-priority core; it runs apart
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import json
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...core import Color
@@ -65,6 +67,10 @@ program's failure, not by a move."""
 MAX_GAMES = 60
 """A card's games at most: the version's newest rated and event games (a card of a
 version that played hundreds stays minutes of review)."""
+CARD_FORMAT = 1
+"""The card's making (:func:`card`, :func:`reviewed_moves`): raised whenever either
+changes what a card holds, so that the cards kept in a league file
+(:mod:`~adjacency.league.store.card_rows`) are made again, not served stale."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,24 @@ def games_of_version(store: LeagueStore, member_id: int, submission_id: int) -> 
             )
         )
     return games
+
+
+def card_basis(version: int, games: list[CardGame]) -> str:
+    """What the card of version ``version`` from ``games`` is made from, as one digest
+    (SHA-256, hex): every field of every game (its id, side, record, points, end,
+    opponent's name and charged seconds) and the making's settings
+    (:data:`CARD_FORMAT`, :data:`CARD_DEPTH`, :data:`CARD_SOLVE_NODES`). Two asks with
+    one basis get one card; a game played since, one voided, an opponent renamed or a
+    new making each give another basis."""
+    made_from = {
+        "format": CARD_FORMAT,
+        "depth": CARD_DEPTH,
+        "nodes": CARD_SOLVE_NODES,
+        "version": version,
+        "games": [asdict(game) for game in games],
+    }
+    text = json.dumps(made_from, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def phase(ply: int, plies_left: int) -> str:

@@ -141,7 +141,7 @@ def create_app(
         else None
     )
     recent = KeptLog(LogRepo(store.database))  # the teacher's log (:mod:`.routers.server_log`)
-    keeper = CardKeeper()  # the report cards, made in the background (:mod:`.routers.cards`)
+    keeper = CardKeeper(db=Path(db))  # the report cards: made in the background, kept
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

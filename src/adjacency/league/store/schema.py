@@ -431,6 +431,19 @@ CREATE TABLE IF NOT EXISTS move_times (
 """Each hosted move's seconds (:mod:`.move_time_rows`)."""
 
 
+REPORT_CARDS = """
+CREATE TABLE IF NOT EXISTS report_cards (
+    submission_id INTEGER PRIMARY KEY REFERENCES submissions(id),
+    basis TEXT NOT NULL,
+    card TEXT NOT NULL,
+    made REAL NOT NULL
+);
+"""
+"""Each version's last report card (:mod:`.card_rows`), with the digest of what it was
+made from (``basis``: its games and the review's settings): one row a version, replaced
+when its card is made again."""
+
+
 STORE_SCHEMA = Schema(
     (
         Step(
@@ -471,6 +484,7 @@ STORE_SCHEMA = Schema(
         Step("the last output of refused programs and of lost games", OUTPUTS),
         Step("each log line's message code and params", columns=LOG_CODES),
         Step("each hosted move's CPU, idle and waited seconds", MOVE_TIMES),
+        Step("each version's report card, kept across restarts", REPORT_CARDS),
     ),
     legacy=_other_version,
     strays=("plan", "runs"),
@@ -516,7 +530,9 @@ STORE_SCHEMA = Schema(
 16. each log line's message code and params (:data:`LOG_CODES`; ``NULL`` in the lines
     logged before, told in English);
 17. each hosted move's CPU, idle and waited-for-a-CPU seconds and its charge
-    (:data:`MOVE_TIMES`; none for the games played before).
+    (:data:`MOVE_TIMES`; none for the games played before);
+18. each version's last report card with what it was made from (:data:`REPORT_CARDS`;
+    none in a file from before: a card is made the first time it is asked for).
 
 A file from before numbered versions that an earlier ``adjacency report`` or ``match
 --db`` left with the empty results tables ``runs`` and ``plan`` (which made every
