@@ -18,6 +18,7 @@ from websockets.sync.client import connect
 
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.store.schema import EVENT_CLOCK, STORE_SCHEMA
+from adjacency.sandbox.pressure import PRESSURE_ENV
 from cli_helpers import run
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 from store_helpers import undo_league_steps
@@ -38,12 +39,15 @@ def silent_bot(url: str, token: str) -> Iterator[None]:
         yield
 
 
-def test_an_events_games_are_played_on_its_own_clock(tmp_path: Path) -> None:
+def test_an_events_games_are_played_on_its_own_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A league on 1+0; the event on 2+0.5, of two random house bots, ``absent``, a bot
     that never connects, and ``silent``, a bot connected that never answers: absent
     loses its games at once (nobody waits for an absent team), and silent's games
     against the house bots are decided by the clock, silent's running out on the
     event's clock, after 2 s of its own, not the league's 1 s."""
+    monkeypatch.setenv(PRESSURE_ENV, "none")  # a quiet machine's grace: 10 s of wall time
     db = tmp_path / "league.db"
     make_league(db, base=1.0, increment=0.0)
     for name in HOUSE:

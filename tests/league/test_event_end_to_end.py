@@ -24,6 +24,7 @@ import pytest
 
 from adjacency.league.events.event_standings import EventGame, crosstable
 from adjacency.league.league_file import LeagueStore, StoredGame
+from adjacency.sandbox.pressure import PRESSURE_ENV
 from cli_helpers import run_process
 from kit_helpers import NODE_KIT, kit_command, tool
 from league_helpers import (
@@ -143,8 +144,9 @@ def check_export(db: Path, out: Path, recomputed: list[EventGame]) -> dict[str, 
 
 
 def test_a_round_robin_runs_to_its_end_through_a_killed_server(
-    tmp_path: Path, held_port: int
+    tmp_path: Path, held_port: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(PRESSURE_ENV, "none")  # a quiet machine's grace: 10 s of wall time
     db = tmp_path / "league.db"
     make_league(db, base=1.5, increment=0.05)
     specs = {"rando": "random", "greedo": "greedy", "rando2": "random"}

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from adjacency.league.league_file import LeagueStore
+from adjacency.sandbox.pressure import PRESSURE_ENV
 from cli_helpers import run
 from league_helpers import ADMIN, add_member, make_league, request, thread_server, wait_until
 
@@ -41,8 +42,9 @@ def games(db: Path, name: str = "friday") -> tuple[list[int], list[int]]:
 
 
 def test_a_paused_event_starts_no_game_until_it_is_resumed(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv(PRESSURE_ENV, "none")  # a quiet machine's grace: 10 s of wall time
     db = league(tmp_path)
     members = [*HOUSE, "absent"]
     with thread_server(db) as url:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from adjacency.league.league_file import LeagueStore
+from adjacency.sandbox.pressure import PRESSURE_ENV
 from browser_helpers import UNDER_TEST, axe_violations, goto
 from league_helpers import ADMIN, add_member, make_league, thread_server
 
@@ -37,11 +38,12 @@ def signed_in(browser: Any, url: str, errors: list[str]) -> tuple[Any, Any]:
 
 
 def test_an_event_is_paused_resumed_and_played_on_its_own_clock_from_the_page(
-    browser: Any, tmp_path: Path
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``absent`` never connects: its games wait for the server's reconnect grace, so the
     event is surely still running when the page pauses it; then each of its games is a
     loss on time on the event's clock."""
+    monkeypatch.setenv(PRESSURE_ENV, "none")  # a quiet machine's grace: 10 s of wall time
     db = tmp_path / "league.db"
     make_league(db, base=1.0, increment=0.0)
     for name in ("h1", "h2"):

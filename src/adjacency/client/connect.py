@@ -64,7 +64,10 @@ BACKOFF_MAX = 3.0
 """The longest back-off between two tries, before its jitter: a wait is at most 1.5 times it, 4.5 s,
 well within the 10 s a restarted league server waits for an event game's bots to connect
 (:data:`adjacency.league.play.scheduler.RECONNECT_GRACE`; a bot absent after it loses its
-event game at once), however slowly a loaded server answers the next try."""
+event game at once). A loaded machine does not shorten that wait: it counts only the
+time the server's machine could run things, up to three minutes of wall time
+(:mod:`adjacency.league.play.machine_time`), as a slow client and a slowly answering
+server then wait for a CPU."""
 FIRST_TRIES = 5
 """Failed attempts at the first connection before the client gives up (about 6.5 s of
 back-off: a server that is starting is up by then; nothing listening is a wrong URL)."""

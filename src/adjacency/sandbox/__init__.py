@@ -23,6 +23,8 @@ line naming the fix) where the sandbox cannot start: nothing runs without it.
   whose work it does (:class:`Priority`: games first, builds last);
 - :mod:`~adjacency.sandbox.accounting`: the CPU time of a tree no cgroup counts, and each
   thread's waits for a CPU (:func:`longest_wait` between two readings).
+- :mod:`~adjacency.sandbox.pressure`: how long the machine's work has waited for a CPU
+  (Linux's pressure stall information), for waits that must not count it.
 - :mod:`~adjacency.sandbox.stopping`: :class:`StopScope`, the sandboxes a piece of work
   started, ended together when it is stopped (a stopping server's builds).
 

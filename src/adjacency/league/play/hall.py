@@ -117,7 +117,7 @@ class Hall:
                 self.presence.unheard.setdefault(member_id, []).append(game.id)
         self.scheduler.arm()
         await asyncio.to_thread(self.games.hosted.start)
-        self.scheduler.up_since = time.monotonic()
+        self.scheduler.up_since = self.presence.machine.mark()  # the reconnection grace's start
         loop = asyncio.get_running_loop()
         house = [m for m in self.store.members.members() if m.kind == "house" and not m.revoked]
         if house:  # before the first game, so its first house move is not the slow one

@@ -17,6 +17,10 @@ Contract, in the server's event loop (one thread, no locks):
 * a bot's connection the league itself refused (its rates, its connection caps, its
   reserved places) is remembered (:meth:`Presence.refuse`), so that its event games wait
   for it instead of being lost by its absence (:meth:`Presence.held`).
+* the waits that decide an absence (a person's :data:`PRESENCE`, a refusal's wait) count
+  only the time the machine could run things (:attr:`Presence.machine`,
+  :mod:`.machine_time`): a loaded machine that delays a page's asking or a client's
+  next try never makes its member absent.
 
 It knows no games: the hall resends a member that connects its games in play
 (:meth:`.hall.Hall.attach`), and the games post to the connections held here.
@@ -25,28 +29,37 @@ It knows no games: the hall resends a member that connects its games in play
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Collection, Mapping
 
 from ...core.details import Detail
 from ...serving.details import ended
 from ..league_file import Member
 from .live import game_aborted
+from .machine_time import MachineClock
 from .outbox import Outbox
 
 PRESENCE = 10.0
 """Seconds a person counts as present after their page last asked ``/me`` (it asks every
-few seconds while it is open): only a present person can be challenged by another."""
+few seconds while it is open): only a present person can be challenged by another, and
+an absent one loses their event game at once. Counted in the time the machine could run
+things (:mod:`.machine_time`: the page's asking and the server's answer wait for a CPU
+on a loaded machine), within :data:`~.machine_time.WAIT_CAP` of wall time."""
 
 
 class Presence:
     """The members there now: connections by member id, people's pages, hosted teams."""
 
-    def __init__(self) -> None:
+    def __init__(self, machine: MachineClock | None = None) -> None:
+        """``machine``: the clock of the waits by absence (:mod:`.machine_time`; the
+        machine's own by default)."""
+        self.machine = MachineClock() if machine is None else machine
+        """The time of every stamp here, and the clock its waits are judged by: only
+        the time the machine could run things counts (:mod:`.machine_time`)."""
         self.connections: dict[int, Outbox] = {}
         """The connected bots' outboxes, by member id."""
         self.seen: dict[int, float] = {}
-        """When each person's page last asked ``/me`` (monotonic): their presence."""
+        """When each person's page last asked ``/me`` (:attr:`machine`'s time): their
+        presence."""
         self.unheard: dict[int, list[int]] = {}
         """Games aborted at this start (in flight at a crash), by player: each is told
         (``game_end``, ``aborted``) when it connects, so its client drops the engine."""
@@ -55,7 +68,7 @@ class Presence:
         last pass: present and pairable without a connection."""
         self.refused: dict[int, float] = {}
         """When the league last refused each bot's connection by its own limits
-        (monotonic; :meth:`refuse`)."""
+        (:attr:`machine`'s time; :meth:`refuse`)."""
         self.anyone_refused = -math.inf
         """When the league last refused a connection whose bot it could not tell."""
         self.refused_elsewhere: Callable[[], float | None] = lambda: None
@@ -67,19 +80,23 @@ class Presence:
         """The league refused a connection of bot ``member_id`` (``None``: a bot it could
         not tell) by its own limits, now."""
         if member_id is None:
-            self.anyone_refused = time.monotonic()
+            self.anyone_refused = self.machine.now()
         else:
-            self.refused[member_id] = time.monotonic()
+            self.refused[member_id] = self.machine.now()
 
     def held(self, members: Collection[int], within: float) -> bool:
         """Whether any of ``members`` may have been kept away by the league itself in the
-        last ``within`` seconds: a connection of one of them was refused, or one whose bot
-        the league could not tell (which may have been theirs)."""
-        since = time.monotonic() - within
+        last ``within`` seconds (of the time the machine could run things, within
+        :data:`~.machine_time.WAIT_CAP` of wall time: :meth:`.machine_time.MachineClock.over`):
+        a connection of one of them was refused, or one whose bot the league could not
+        tell (which may have been theirs). Each refusal starts the wait again."""
         guard = self.refused_elsewhere()
-        if self.anyone_refused >= since or (guard is not None and guard >= since):
-            return True
-        return any(self.refused.get(m, -math.inf) >= since for m in members)
+        last = max(
+            self.anyone_refused,
+            -math.inf if guard is None else guard,
+            *(self.refused.get(m, -math.inf) for m in members),
+        )
+        return not self.machine.over(last, within)
 
     def attach(self, outbox: Outbox) -> None:
         """A member connected: its previous connection (if any) is told it was replaced
@@ -101,12 +118,13 @@ class Presence:
 
     def see(self, person: Member) -> None:
         """Note that ``person``'s page is open now (it asked ``/me``)."""
-        self.seen[person.id] = time.monotonic()
+        self.seen[person.id] = self.machine.now()
 
     def present(self) -> set[int]:
-        """The people whose page asked within :data:`PRESENCE` seconds."""
-        now = time.monotonic()
-        return {pid for pid, at in self.seen.items() if now - at <= PRESENCE}
+        """The people whose page asked within :data:`PRESENCE` seconds (of the time the
+        machine could run things: :meth:`.machine_time.MachineClock.over`)."""
+        now = self.machine.read()
+        return {pid for pid, at in self.seen.items() if not self.machine.over(at, PRESENCE, now)}
 
     def online(self) -> set[int]:
         """Members that can be challenged now: connected and hosted bots and present

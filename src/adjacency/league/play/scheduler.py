@@ -62,7 +62,12 @@ pairing gives each of them another opponent (:mod:`.replays`)."""
 RECONNECT_GRACE = 10.0
 """Seconds after the server starts during which an event game waits for its bots to
 connect (they reconnect after a restart); later, a bot not connected at its game's
-start loses it on time."""
+start loses it at once. Counted only in the time the machine could run things (the
+wall time less the time its work waited for a CPU, :mod:`.machine_time`): on a loaded
+machine the clients reconnecting and the server answering them wait for a CPU, and the
+load must not decide an absence. Wall time alone where the machine's stall cannot be
+read (no PSI); over after :data:`~.machine_time.WAIT_CAP` of wall time however
+stalled the machine was."""
 
 REFUSED_WAIT = 60.0
 """Seconds after the league last refused a bot's connection by its own limits (a rate,
@@ -70,7 +75,8 @@ its connection caps, its reserved places) during which that bot's event game wai
 it instead of being lost by its absence: a refusal the league made never becomes a
 forfeit (the client tries again within seconds, and each refusal starts the wait
 again). A connection refused before its bot was known (the connection guard's) holds
-every absent bot's game so."""
+every absent bot's game so. Counted as :data:`RECONNECT_GRACE` is: only the time the
+machine could run things (:meth:`.presence.Presence.held`)."""
 
 
 class Scheduler:
@@ -97,8 +103,9 @@ class Scheduler:
         (:mod:`.event_runner`)."""
         self.idle_since: dict[int, float] = {}
         """Since when each member has been free (monotonic): the longest wait goes first."""
-        self.up_since = time.monotonic()
-        """When the server started (:data:`RECONNECT_GRACE` counts from it)."""
+        self.up_since = presence.machine.mark()
+        """When the server started (:attr:`.presence.Presence.machine`'s time;
+        :data:`RECONNECT_GRACE` counts from it)."""
         self._wake: asyncio.Event | None = None
 
     def arm(self) -> None:
@@ -277,14 +284,15 @@ class Scheduler:
         (:meth:`.presence.Presence.present`), nor hosted with a version accepted before the
         event's deadline, its opponent there, loses the game at once; both absent, both
         lose it at once; during the :data:`RECONNECT_GRACE` after the server starts, and
-        within :data:`REFUSED_WAIT` of the league refusing an absent bot's connection, the
+        within :data:`REFUSED_WAIT` of the league refusing an absent bot's connection, both
+        counted in the time the machine could run things (:mod:`.machine_time`), the
         game waits for them instead; a board whose game the machine starved waits out its
         back-off, :mod:`.replays`). A game that waits for a slot for a hosted side
         has ladder games stopped for it (:meth:`make_room`; ``pairs``: the events').
         Returns the games started and how many of ``starts`` wait for a slot."""
         started: list[LiveGame] = []
         short = 0
-        grace = time.monotonic() - self.up_since < RECONNECT_GRACE
+        grace = not self.presence.machine.over(self.up_since, RECONNECT_GRACE)
         room = self.games.hosted.room()
         waiting = self.games.replays.waiting  # a board the machine starved waits
         for start in starts:
