@@ -60,12 +60,13 @@ def wait_over(wall: float, stalled: float | None, wait: float, cap: float = WAIT
     """Whether a wait of ``wait`` seconds is over after ``wall`` seconds of wall time of
     which the machine was stalled ``stalled`` seconds (``None``: not known, wall time
     alone): its unstalled time has reached ``wait``, or its wall time the larger of
-    ``cap`` and ``wait``. Stalled time is taken as at least 0 and at most ``wall``."""
+    ``cap`` and ``wait``. Stalled time is taken as at least 0 and at most ``wall`` (a
+    wait begun later than now, ``wall`` below 0, has none)."""
     if wall >= max(cap, wait):
         return True
     if stalled is None:
         return wall >= wait
-    return wall - min(max(stalled, 0.0), wall) >= wait
+    return wall - min(max(stalled, 0.0), max(wall, 0.0)) >= wait
 
 
 class MachineClock:
@@ -110,7 +111,9 @@ class MachineClock:
         """Whether a wait of ``wait`` seconds begun at ``since`` is over (:func:`wait_over`),
         at ``reading`` (one :meth:`read`, for many waits judged at once) or now."""
         now, stalled = self.read() if reading is None else reading
-        if stalled is not None:
+        wall = now - since
+        meanwhile = None if stalled is None else 0.0
+        if stalled is not None and wait <= wall < WAIT_CAP:  # else wall time alone decides
             first = bisect.bisect_left(self._times, since)
-            stalled -= self._stalls[first] if first < len(self._stalls) else stalled
-        return wait_over(now - since, stalled, wait)
+            meanwhile = stalled - (self._stalls[first] if first < len(self._stalls) else stalled)
+        return wait_over(wall, meanwhile, wait)
