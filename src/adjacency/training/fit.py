@@ -278,6 +278,12 @@ def bitboard_columns(mover: np.ndarray, opponent: np.ndarray) -> tuple[np.ndarra
     return columns, rows
 
 
+def dot(a: np.ndarray, b: np.ndarray) -> float:
+    """The inner product of two vectors, summed by numpy in this thread (pairwise, the
+    same sum on every machine), never handed to BLAS's threads."""
+    return float(np.multiply(a, b).sum())
+
+
 def ridge_patterns(
     columns: np.ndarray,
     features: np.ndarray,
@@ -295,7 +301,12 @@ def ridge_patterns(
     features) by conjugate gradients on the normal equations with a diagonal
     preconditioner, from ``w = 0``, until the residual is below ``tolerance`` times
     the right-hand side or after ``iterations`` steps. Deterministic; a column no row
-    uses gets weight 0. ``ridge`` must be above 0."""
+    uses gets weight 0. ``ridge`` must be above 0.
+
+    The iteration's inner products are :func:`dot`'s, not BLAS's: BLAS splits a product
+    of more than 10,000 terms (every one here: ``width`` is :data:`N_CANON`) across its
+    threads, which makes the sums depend on the thread count and each step wait for a
+    second thread to be scheduled, seconds a fit on a loaded machine."""
     k = columns.shape[1]
     flat = columns.ravel()
 
@@ -313,17 +324,17 @@ def ridge_patterns(
     r = b.copy()
     z = r / diagonal
     p = z.copy()
-    rz = float(r @ z)
-    limit = tolerance * float(np.sqrt(b @ b))
+    rz = dot(r, z)
+    limit = tolerance * float(np.sqrt(dot(b, b)))
     for _ in range(iterations):
-        if float(np.sqrt(r @ r)) <= limit:
+        if float(np.sqrt(dot(r, r))) <= limit:
             break
         q = adjoint(apply(p)) + ridge * p
-        step = rz / float(p @ q)
+        step = rz / dot(p, q)
         w += step * p
         r -= step * q
         z = r / diagonal
-        rz, previous = float(r @ z), rz
+        rz, previous = dot(r, z), rz
         p = z + (rz / previous) * p
     return w
 
