@@ -172,19 +172,29 @@ def test_the_cli_joins_a_cluster_and_the_report_shows_games_per_node(
 
 
 def test_kill_9_of_a_driver_leaves_no_private_ray_process(tmp_path: Path) -> None:
+    """A private runtime (``--executor ray``, no address) plays quietly: Ray picks token
+    authentication for it and would warn that it did, but the executor names the mode
+    itself, so nothing about authentication is printed by the time games are stored (Ray
+    warns at ``ray.init``). Its driver killed with ``kill -9`` leaves none of its
+    processes behind."""
     from adjacency.workers.reaper import _same, descendants
 
     db = tmp_path / "private.db"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "adjacency", "match", "random", "greedy", "--games", "100000",
-         "--rounds", "28", "--random-plies", "2", "--db", str(db), "--quiet",
-         "--executor", "ray", "-j", "1"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env.update(HOME=str(tmp_path), RAY_USAGE_STATS_ENABLED="0")  # no saved token, no mode
+    with (tmp_path / "stderr.txt").open("w+") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "adjacency", "match", "random", "greedy", "--games", "100000",
+             "--rounds", "28", "--random-plies", "2", "--db", str(db), "--quiet",
+             "--executor", "ray", "-j", "1"],
+            stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True, env=env,
+        )  # fmt: skip
     deadline = time.monotonic() + 120
     while stored_games(db) < 3 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert process.poll() is None and stored_games(db) >= 3, "the private runtime never played"
+    printed = (tmp_path / "stderr.txt").read_text(errors="replace")
+    assert process.poll() is None and stored_games(db) >= 3, printed
+    assert "authentication" not in printed.lower(), printed
     tree = descendants(process.pid)
     assert len(tree) >= 5  # GCS, raylet, agents, workers, the watchdog
     process.kill()  # SIGKILL: the driver cannot shut Ray down itself
