@@ -7,12 +7,20 @@ and a file of the host).
 
 The attacks (:mod:`hostile_code`) run on every move here, so the check meets them: an
 attack that fails in the sandbox leaves an accepted bot, one that stops the bot a refusal
-naming how.
+naming how. The attacks that only probe (a connection, a read, a write outside, a
+daemon) run together in one bot, each in a block of its own that names it on standard
+error when it worked, so one build and one check meet them all; the probes that spend
+the sandbox's resources (its disk, its memory, its output) each have a bot of their own,
+so that none is stopped by what another left. The attacks that stop the bot are checked
+in a league of a 1 s clock (the check's seconds a move are the league's where shorter),
+so a sleeper or a loop is stopped at that clock's cap, not the course's 5 s.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import json
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,27 +73,49 @@ def verdict_id(store: LeagueStore, verdict: dict[str, Any]) -> int:
     return int(rows[0][0])
 
 
-@pytest.fixture(scope="module")
-def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[League]:
+@contextlib.contextmanager
+def served_league(folder_prefix: str, host_file: Path, base: float) -> Iterator[League]:
+    """A 6x6, 4-round league of ``base`` seconds a game (the check's seconds a move where
+    under 5) served with its builder in a folder the sandbox's users can reach."""
     from adjacency.sandbox import check
 
     check()
-    host_file = tmp_path_factory.mktemp("host") / "untouchable.txt"
-    host_file.write_text("the host's own file\n")
-    host_file.chmod(0o666)  # writable by anyone on the host: only the sandbox stops a write
-    with reachable_folder("adjacency-hostile-") as folder:
+    with reachable_folder(folder_prefix) as folder:
         db = folder / "league.db"
-        make_league(db, rows=6, cols=6, rounds=4, base=60.0, increment=0.0)
+        make_league(db, rows=6, cols=6, rounds=4, base=base, increment=0.0)
         # Built and checked only: the accepted probes do not go on to play each other
-        # (tests/hosting/test_hosted_games.py plays failing bots in games).
+        # (tests/hosting/test_hostile_games.py plays them in games).
         with thread_server(db, house_games=False, builds=True, hosted_games=False) as url:
             yield League(url, db, host_file)
 
 
-@pytest.fixture
-def untouched(league: League) -> Iterator[None]:
+@pytest.fixture(scope="module")
+def host_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A file of the host the attacks aim at."""
+    made = tmp_path_factory.mktemp("host") / "untouchable.txt"
+    made.write_text("the host's own file\n")
+    made.chmod(0o666)  # writable by anyone on the host: only the sandbox stops a write
+    return made
+
+
+@pytest.fixture(scope="module")
+def league(host_file: Path) -> Iterator[League]:
+    """A league whose check gives a move the course's 5 s."""
+    with served_league("adjacency-hostile-", host_file, 60.0) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def quick_league(host_file: Path) -> Iterator[League]:
+    """A league of a 1 s clock, whose check gives a move 1 s: where a bot is stopped."""
+    with served_league("adjacency-hostile-quick-", host_file, 1.0) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def left_untouched(league: League) -> Iterator[None]:
     """The league's folder (but its database and builds) and the host file are as they
-    were, and no sandboxed process this test process started is left, after each attack
+    were, and no sandboxed process this test process started is left, after an attack
     (the sandboxes of other tests and leagues on the machine are theirs to wait for)."""
     folder = league.db.parent
     skip = (league.db.name, league.db.name + "-wal", league.db.name + "-shm")
@@ -97,21 +127,63 @@ def untouched(league: League) -> Iterator[None]:
     assert league.host_file.read_bytes() == host
 
 
-@pytest.mark.parametrize("attack", sorted(PROBES))
+@pytest.fixture
+def untouched(league: League) -> Iterator[None]:
+    """:func:`left_untouched` of :func:`league`."""
+    with left_untouched(league):
+        yield
+
+
+CONTAINED = (
+    "connect to the league's own port",
+    "connect to another loopback port",
+    "read the league database",
+    "read another team's submission",
+    "read the system's secrets",
+    "write outside its temporary folder",
+    "a double-forked daemon",
+)
+"""The probes that spend nothing of the sandbox's: run together in one bot."""
+
+SPENDING = sorted(set(PROBES) - set(CONTAINED))
+"""The probes that spend the sandbox's disk, memory or output: a bot each."""
+
+
+def together(attacks: tuple[str, ...]) -> str:
+    """One bot's body running each of ``attacks`` in a block of its own (so their local
+    names never meet), naming on standard error each one after which an attack had
+    worked (the first named is the one that worked)."""
+    return "\n".join(
+        f"{{ {PROBES[attack]} }} if (worked) System.err.println({json.dumps(attack + ' worked')});"
+        for attack in attacks
+    )
+
+
+def test_the_probes_that_spend_nothing_fail_together_in_one_accepted_bot(
+    league: League, untouched: None
+) -> None:
+    """Every probe of :data:`CONTAINED` on every checked move of one bot: accepted, so
+    each failed (one that worked makes its move illegal, and names itself)."""
+    verdict = league.verdict(project(league.fill(together(CONTAINED))))
+    assert verdict["status"] == "accepted", verdict
+    assert not host_pids_with(DAEMON.replace(" ", "\0"))  # no daemon of this test's
+
+
+@pytest.mark.parametrize("attack", SPENDING)
 def test_an_attack_that_fails_in_the_sandbox_leaves_an_accepted_harmless_bot(
     league: League, untouched: None, attack: str
 ) -> None:
     verdict = league.verdict(project(league.fill(PROBES[attack])))
     assert verdict["status"] == "accepted", verdict["detail"]
-    assert not host_pids_with(DAEMON.replace(" ", "\0"))  # no daemon of this test's
 
 
 @pytest.mark.parametrize("attack", sorted(FAILURES))
 def test_an_attack_that_stops_the_bot_is_refused_with_the_reason(
-    league: League, untouched: None, attack: str
+    quick_league: League, attack: str
 ) -> None:
     body, reasons = FAILURES[attack]
-    verdict = league.verdict(project(league.fill(body)))
+    with left_untouched(quick_league):
+        verdict = quick_league.verdict(project(quick_league.fill(body)))
     assert verdict["status"] == "refused", verdict
     assert verdict["detail"].startswith("bot Bot: position 1 of 4"), verdict["detail"]
     assert any(r.lower() in verdict["detail"].lower() for r in reasons), verdict["detail"]
