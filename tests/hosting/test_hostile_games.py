@@ -3,9 +3,10 @@ team as a course project whose bot behaves in the check and turns hostile in a g
 the real league server (HTTP, its builder, bubblewrap, the JVM, hosted games on) plays
 it. For each: an attack that fails in the sandbox leaves a game that ends on the board
 (the probe answers illegally when its attack worked), one that stops the bot a game lost
-with the reason stated; afterwards no process of the submission is left (not even a
-double-forked daemon) and no file outside the sandbox changed (the league's folder, a
-host file anyone may write, the builds).
+with the reason stated and the version that lost recorded, its side's sandbox ended with
+the game while the server plays on; afterwards no process of the submission is left (not
+even a double-forked daemon) and no file outside the sandbox changed (the league's
+folder, a host file anyone may write, the builds).
 
 The trigger, O to move with fewer rounds left than the league has, is never met by the
 check's positions (the check asks O only on its first move:
@@ -17,11 +18,13 @@ other), so the batches also show that one attack does not spoil the other games.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from adjacency.hosting.check import check_positions
 from adjacency.league.league_file import LeagueStore, StoredGame
+from adjacency.sandbox import Outcome
 from hosted_helpers import accepted, guarded_league, served
 from hostile_code import DAEMON, FAILURES, FORK_SLEEP, PROBES, fill, project, tree_digest
 from league_helpers import add_member, upload, wait_until
@@ -92,6 +95,18 @@ def first_game_as_o(db: Path, name: str) -> StoredGame:
     return game
 
 
+def side_ended(app: Any, game_id: int, attack: str) -> tuple[int | None, Outcome | None]:
+    """Wait until the server has ended O's sandbox in game ``game_id`` (its hosted
+    players' record of ended seats); its bubblewrap pid and its outcome."""
+
+    def ended() -> tuple[int | None, Outcome | None] | None:
+        seats = app.state.hosted.ended
+        return next(((e[2], e[3]) for e in seats if e[:2] == (game_id, "o")), None)
+
+    found: tuple[int | None, Outcome | None] = wait_until(ended, 20, f"{attack}'s sandbox to end")
+    return found
+
+
 CAPPED_BY_WALL_TIME = ("sleeping for ever",)
 """The attacks whose loss is the wall cap's (a sleeper uses no CPU). In a batch without
 them the cap is set out of the way, so a busy bot is ended by its CPU clock however
@@ -120,7 +135,7 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(
     # The processes an attack leaves behind if the sandbox let them escape, by marker.
     markers = {"a fork bomb": FORK_SLEEP, "a double-forked daemon": DAEMON}
     leftovers = {markers[a].replace(" ", "\0") for a in attacks if a in markers}
-    with served(league) as (url, _), sightings(*leftovers) as seen:
+    with served(league) as (url, app), sightings(*leftovers) as seen:
         for attack in attacks:
             body = PROBES[attack] if attack in PROBES else FAILURES[attack][0]
             body += HELD.get(attack, "")
@@ -139,6 +154,12 @@ def test_hostile_bots_in_live_games_fail_and_leave_nothing(
                 assert game.result == "x" and game.termination == termination, (attack, game)
                 assert game.detail.startswith(f"{teams[attack]} "), (attack, game.detail)
                 assert any(reason in game.detail for reason in reasons), (attack, game.detail)
+                with LeagueStore(league, create=False) as store:  # the version that lost
+                    assert store.submissions.played(game.id)[1] is not None, attack
+                # While the server plays on, the game's own sandbox is gone with the game.
+                pid, outcome = side_ended(app, game.id, attack)
+                assert pid is not None and outcome is not None and outcome.leftovers == 0
+                assert not Path(f"/proc/{pid}").exists() or pid not in own_sandboxes()
         assert tree_digest(builds) == built
         assert seen == leftovers  # the daemon and the fork bomb's sleepers did start...
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
