@@ -164,6 +164,50 @@ def start_client(url: str, token: str, spec: str, log: Path, *extra: str) -> Pro
     return spawn(["connect", url, spec, *extra], log, {"ADJACENCY_LEAGUE_TOKEN": token})
 
 
+def descendants(process: Process, marker: str) -> set[int]:
+    """The pids of ``process``'s descendants whose command line holds ``marker`` (a
+    client's ``cmd:`` engines, a server's workers and compilers)."""
+    parents: dict[int, int] = {}
+    commands: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+        commands[int(entry)] = command
+    found: set[int] = set()
+    for pid, command in commands.items():
+        ancestor = parents.get(pid)
+        while ancestor and ancestor != process.popen.pid:
+            ancestor = parents.get(ancestor)
+        if ancestor == process.popen.pid and marker in command:
+            found.add(pid)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def assert_kept(db: Path, game_id: int, at_least: int) -> None:
+    """The aborted game keeps a record of at least ``at_least`` plies, which replays."""
+    with LeagueStore(db) as store:
+        game = store.games.game(game_id)
+    assert game is not None
+    assert game.status == "aborted" and game.result is None
+    assert game.plies >= at_least > 0 and game.record is not None
+    replayed = game_from_text(game.record)  # every move replays legally
+    assert len(replayed.moves) == game.plies
+
+
 @dataclass
 class Response:
     status: int

@@ -7,8 +7,10 @@ connect`` process playing through a ``cmd:`` engine (A3, A4, B13):
   being made, a version being built again (its build folder gone) and an upload being
   built, and ends the view's worker and the builds' compilers; the view is made after
   the restart, the upload goes back to ``received`` (never refused for the stop);
-* a server killed with ``kill -9`` tells the client when it is back, with the same effect;
-* both ways, the aborted game keeps the moves played so far (written as the game goes).
+* the aborted game keeps the moves played so far (written as the game goes).
+
+A server killed with ``kill -9`` tells the client when it is back, with the same effect:
+tests/league/test_end_to_end.py, whose league is killed so anyway.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from league_helpers import (
     ADMIN,
     Process,
     add_member,
+    alive,
+    assert_kept,
+    descendants,
     keep,
     make_league,
     project,
@@ -68,60 +73,10 @@ def engines(client: Process) -> set[int]:
     return descendants(client, str(SLEEPY))
 
 
-def descendants(process: Process, marker: str) -> set[int]:
-    """The pids of ``process``'s descendants whose command line holds ``marker``."""
-    parents: dict[int, int] = {}
-    commands: dict[int, str] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-        commands[int(entry)] = command
-    found: set[int] = set()
-    for pid, command in commands.items():
-        ancestor = parents.get(pid)
-        while ancestor and ancestor != process.popen.pid:
-            ancestor = parents.get(ancestor)
-        if ancestor == process.popen.pid and marker in command:
-            found.add(pid)
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def game_in_play_with_moves(db: Path) -> StoredGame | None:
     """A game in play whose moves so far are already in the database."""
     with LeagueStore(db) as store:
         return next((g for g in store.games.games(status="playing") if g.plies > 0), None)
-
-
-def stored(db: Path, game_id: int) -> StoredGame:
-    with LeagueStore(db) as store:
-        game = store.games.game(game_id)
-    assert game is not None
-    return game
-
-
-def assert_kept(db: Path, game_id: int, at_least: int) -> None:
-    """The aborted game keeps a record of at least ``at_least`` plies, which replays."""
-    from adjacency.core.record import game_from_text
-
-    game = stored(db, game_id)
-    assert game.status == "aborted" and game.result is None
-    assert game.plies >= at_least > 0 and game.record is not None
-    replayed = game_from_text(game.record)  # every move replays legally
-    assert len(replayed.moves) == game.plies
 
 
 def _served(view: str) -> dict[str, object] | None:
@@ -187,35 +142,6 @@ def test_a_stopped_server_announces_its_aborted_game_and_ends_its_work_in_hand(
         assert request(view, token=ADMIN).body["code"] == "being_prepared"
         made = wait_until(lambda: _served(view), WAIT, "the code view")
         assert [f["path"] for f in made["files"]] == ["src/A.java", "src/Bot.java"]
-    finally:
-        client.stop()
-        server.stop()
-
-
-def test_a_killed_server_announces_its_aborted_game_when_it_is_back(
-    tmp_path: Path, held_port: int
-) -> None:
-    db = tmp_path / "league.db"
-    make_league(db, base=30.0)  # the sleepy bot's moves take seconds: a game outlasts the waits
-    add_member(db, "house-greedy", "house", "greedy")
-    token = add_member(db, "sleepy")
-    server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
-    client = start_client(
-        server.url, token, f"cmd:{sys.executable} {SLEEPY}", tmp_path / "client.log"
-    )
-    try:
-        # kill -9 in the middle of a game; the client hears it once the server is back.
-        running = wait_until(lambda: engines(client), WAIT, "the client's engine")
-        game = wait_until(lambda: game_in_play_with_moves(db), WAIT, "a game with moves")
-        server.kill()  # the game in flight now is the one aborted at the restart
-        assert stored(db, game.id).plies >= game.plies  # on disk while it was played
-        server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
-        wait_until(lambda: f"game {game.id} ended: no result (aborted)" in client.text(),
-                   WAIT, "the client to hear of the abort after the restart")  # fmt: skip
-        (said,) = [line for line in server.text().splitlines() if "at the last stop" in line]
-        assert "marked aborted: " in said and f"{game.id} (" in said  # by game and names
-        wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "the engine to end")
-        assert_kept(db, game.id, game.plies)
     finally:
         client.stop()
         server.stop()

@@ -1,7 +1,9 @@
 """End to end over loopback: a real ``adjacency league serve`` process, four
 ``adjacency connect`` processes (one the example ``cmd:`` engine, one a slow ``cmd:``
 engine), a house bot. Games are played and rated, a killed client loses on time and
-plays again when restarted, and a ``kill -9`` of the server loses nothing finished."""
+plays again when restarted, and a ``kill -9`` of the server loses nothing finished: the
+game it cut keeps its moves, the restarted server names it aborted, and its client hears
+so and ends that game's engine."""
 
 from __future__ import annotations
 
@@ -12,12 +14,15 @@ from typing import Any
 
 import pytest
 
-from adjacency.league.league_file import LeagueStore
+from adjacency.league.league_file import LeagueStore, StoredGame
 from league_helpers import (
     MINIMAL_ENGINE,
     Process,
     add_member,
+    alive,
+    assert_kept,
     assert_replays,
+    descendants,
     get,
     make_league,
     start_client,
@@ -111,16 +116,34 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(
             "the restarted client to play",
         )
 
-        # kill -9 the server while games are in play, and restart it on the same file.
-        wait_until(slow_game, WAIT, "a game of the slow bot in play")
+        # kill -9 the server in the middle of a game of the slow bot (its moves so far
+        # on disk), and restart it on the same file: the games in flight are aborted,
+        # keep their moves, and the client hears of it once the server is back.
+        def slow_game_with_moves() -> StoredGame | None:
+            game_id = slow_game()
+            with LeagueStore(db) as store:
+                game = None if game_id is None else store.games.game(game_id)
+            return game if game and game.status == "playing" and game.plies > 0 else None
+
+        cut = wait_until(slow_game_with_moves, WAIT, "a game of the slow bot with moves")
+        running = descendants(clients["slow"], str(SLEEPY))  # its games' cmd: engines
         server.kill()
         with LeagueStore(db) as store:
             finished_before = {g.id for g in store.games.games(status="finished")}
             in_flight = {g.id for g in store.games.games(status="playing")}
-        assert in_flight
+        assert cut.id in in_flight
         server = start_server(db, held_port, tmp_path / "server.log", *SERVE)
         for flown in in_flight:
             assert get(f"{url}/api/league/games/{flown}")["status"] == "aborted"
+        (said,) = [line for line in server.text().splitlines() if "at the last stop" in line]
+        assert "marked aborted: " in said and f"{cut.id} (" in said  # by game and names
+        wait_until(
+            lambda: f"game {cut.id} ended: no result (aborted)" in clients["slow"].text(),
+            WAIT,
+            "the slow client to hear of the abort after the restart",
+        )
+        wait_until(lambda: not any(alive(pid) for pid in running), WAIT, "its engines to end")
+        assert_kept(db, cut.id, cut.plies)
         wait_until(
             lambda: all(
                 any(g["id"] > max(in_flight) for g in finished_games(url, n)) for n in specs
