@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,7 +26,7 @@ from adjacency.league.play.machine_time import WAIT_CAP, MachineClock, wait_over
 from adjacency.league.play.outbox import Outbox
 from adjacency.league.play.presence import PRESENCE, Presence
 from adjacency.league.play.scheduler import RECONNECT_GRACE, REFUSED_WAIT
-from adjacency.sandbox.pressure import stall_total
+from adjacency.sandbox.pressure import PRESSURE_ENV, stall_total, stalled_seconds
 from hall_helpers import Inbox
 from league_helpers import add_member, make_league
 
@@ -135,6 +136,17 @@ def test_the_pressure_files_some_total_is_read_in_seconds(tmp_path: Path) -> Non
     psi.write_text("full avg10=0.00 avg60=0.00 avg300=0.00 total=5\n")
     assert stall_total(psi) is None  # no "some" line
     assert stall_total(tmp_path / "absent") is None  # no PSI: wall time
+
+
+def test_the_server_may_name_its_pressure_file_or_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    psi = tmp_path / "cpu.pressure"
+    psi.write_text("some avg10=0.00 avg60=0.00 avg300=0.00 total=2500000\n")
+    monkeypatch.setenv(PRESSURE_ENV, str(psi))
+    assert stalled_seconds() == 2.5
+    monkeypatch.setenv(PRESSURE_ENV, "none")
+    assert stalled_seconds() is None
 
 
 def test_an_absent_bots_event_game_waits_while_the_machine_stalls(tmp_path: Path) -> None:
