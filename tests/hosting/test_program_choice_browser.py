@@ -9,10 +9,11 @@ form's words, and has no window for a version of another kind. English on a lapt
 whole way) and Indonesian on a 390 px phone (to the window and its choice), axe at every
 impact, no sideways scrolling, no console error.
 
-One league server and its builder serve the whole module, and a version the tests only
-read is built once for all of them (:func:`sent_program`, :func:`refused_program`): a
-JavaFX build and its dry run under Xvfb are the module's cost. Each test that writes
-has a team of its own."""
+One league server and its builder serve the whole module, and a version the tests
+read is built once for all of them (:func:`sent_program`, sent from the page;
+:func:`refused_program`): a JavaFX build and its dry run under Xvfb are the module's
+cost. The one test that writes adds the sent team's version 2, which no other test's
+assertion depends on (each reads version 1 by its number, whichever ran first)."""
 
 from __future__ import annotations
 
@@ -85,14 +86,23 @@ def sent(url: str, token: str, project: Path, program: str | None) -> dict[str, 
 
 
 @pytest.fixture(scope="module")
-def sent_program(program_league: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Team ``bima``, whose version 1 is :data:`SHAPE` sent to be played through its
-    window and accepted with its form's default; read, never changed: its token."""
+def sent_program(
+    browser: Any, program_league: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory
+) -> str:
+    """Team ``arjuna``, whose version 1 is :data:`SHAPE` sent from its page in English on
+    a laptop (GitHub's Download ZIP as the student has it: the SDK, a report and a
+    screenshot in) asking for its program to be played through its window, and accepted
+    with its form's default; version 1 is never changed: its token."""
     url, db = program_league
-    token = add_member(db, "bima")
-    project = download_zip(SHAPE, tmp_path_factory.mktemp("bima") / "tubes-main.zip", 1 << 20)
-    first = sent(url, token, project, "javafx")
-    assert first["status"] == "accepted", first["detail"]
+    token = add_member(db, "arjuna")
+    context, page, errors = signed_in(browser, url, token, "en-GB", "laptop")
+    project = download_zip(SHAPE, tmp_path_factory.mktemp("arjuna") / "tubes-main.zip", 8 << 20)
+    page.locator("#zip").set_input_files(str(project))
+    page.locator("#as-program").check()
+    page.locator("#upload-form button[type=submit]").click()
+    expect(page.locator("#versions tbody tr").first).to_contain_text("accepted")
+    assert errors == []
+    context.close()
     return token
 
 
@@ -124,11 +134,12 @@ def manifest_of(db: Path, name: str, version: int) -> dict[str, Any]:
 
 
 def accounts(page: Any) -> list[str]:
-    """The server's own words on the page: its accounts, the window's controls and choice."""
+    """The server's own words on the page: its accounts, the windows' controls and
+    choices (each version's)."""
     texts: list[str] = page.locator("#versions .team-detail").all_text_contents()
     texts += page.locator(".team-program label, .team-program option").all_text_contents()
-    choice = page.locator(".team-program summary").first.text_content() or ""
-    return [*texts, choice.split(": ", 1)[-1]]
+    choices = page.locator(".team-program summary").all_text_contents()
+    return [*texts, *(choice.split(": ", 1)[-1] for choice in choices)]
 
 
 def decided(api: httpx.Client) -> dict[str, Any]:
@@ -163,19 +174,14 @@ def signed_in(
 
 
 def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
-    browser: Any, program_league: tuple[str, Path], tmp_path: Path
+    browser: Any, program_league: tuple[str, Path], sent_program: str
 ) -> None:
-    """The whole way in English on a laptop: sent from the page, accepted with the form's
-    default, then another option chosen there is the next version, built and accepted."""
+    """The whole way in English on a laptop: sent from the page (:func:`sent_program`),
+    accepted with the form's default, then another option chosen there is the next
+    version, built and accepted."""
     url, db = program_league
     size = "laptop"
-    context, page, errors = signed_in(browser, url, add_member(db, "arjuna"), "en-GB", size)
-    # GitHub's Download ZIP as the student has it: the SDK, a report and a screenshot in.
-    project = download_zip(SHAPE, tmp_path / "tubes-main.zip", sdk_bytes=8 << 20)
-    page.locator("#zip").set_input_files(str(project))
-    page.locator("#as-program").check()
-    page.locator("#upload-form button[type=submit]").click()
-    expect(page.locator("#versions tbody tr").first).to_contain_text("accepted")
+    context, page, errors = signed_in(browser, url, sent_program, "en-GB", size)
     select = program_form_shown(page, size)
     # Another option is the next version: the same files, the choice in its manifest.
     select.select_option("Local Search")
@@ -200,9 +206,9 @@ def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
 def program_form_shown(page: Any, size: str) -> Any:
     """The accepted version 1's verdict, its window as the dry run drew it and its one
     choice as a select set to the default, on a page that fits ``size`` and passes axe:
-    the select."""
+    the select. (Version 1's account is the last: the newest version is listed first.)"""
     # Its bot box shows no option: the first is played, and the verdict says what else.
-    expect(page.locator("#versions .team-detail").first).to_contain_text(
+    expect(page.locator("#versions .team-detail").last).to_contain_text(
         "plays Minimax as O; your form also offers Local Search: choose on your page: "
         "played 2 rounds with each colour against greedy"
     )
@@ -229,7 +235,7 @@ def test_a_programs_form_on_its_page_in_indonesian_on_a_phone(
     context, page, errors = signed_in(browser, url, sent_program, "id-ID", "phone")
     expect(page.locator("#versions tbody tr").first).to_contain_text("diterima")
     program_form_shown(page, "phone")
-    assert english_left(page, ["bima", "tubes-main.zip", *accounts(page)]) == []
+    assert english_left(page, ["arjuna", "tubes-main.zip", *accounts(page)]) == []
     assert errors == []
     context.close()
 
@@ -241,6 +247,7 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
     auth = {"Authorization": f"Bearer {sent_program}"}
     project = download_zip(SHAPE, tmp_path / "bot-type-main.zip", sdk_bytes=1 << 20)
     with httpx.Client(base_url=f"{url}/api/league", headers=auth, timeout=30) as api:
+        kept = [v["version"] for v in api.get("/submissions").json()["submissions"]]
         form = api.get("/submissions/1/form").json()
         # its bot box shows no option: the first is played, and the choice says what else
         assert form["choice"] == (
@@ -268,7 +275,7 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
             headers={"Content-Type": "application/zip", "X-Program": "swing"},
         )
         assert refused.status_code == 400 and "javafx, not 'swing'" in refused.text
-        assert [v["version"] for v in api.get("/submissions").json()["submissions"]] == [1]
+        assert [v["version"] for v in api.get("/submissions").json()["submissions"]] == kept
     # a version of another kind, the engine-protocol route, has no window to show
     kit = course_zip(tmp_path)
     auth = {"Authorization": f"Bearer {add_member(db, 'kresna')}"}
