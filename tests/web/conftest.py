@@ -12,12 +12,84 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.web.app import create_app
+from browser_helpers import chromium
 from web_helpers import JOURNEY_LIMITS, live_server, new_tab
 
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
 """Set to 1, the browser tests write their screenshots into :data:`DOCS_SHOTS` (the
 pictures of the docs); otherwise into a temporary folder."""
+
+
+HERE = Path(__file__).resolve().parent
+
+
+class SharedChromium:
+    """One Chromium (:func:`browser_helpers.chromium`) for a run of consecutive browser
+    tests of this folder, whatever their module: a launch (Playwright's driver, the
+    browser, its first context) costs seconds, a fresh context per test a fraction of one.
+
+    It is launched by the first test that asks for :func:`browser` and closed as soon as
+    the next test to run does not ask for it (or lies outside this folder, or there is
+    none): a live Playwright holds an event loop of its own in this thread, under which
+    ``asyncio.run`` (the other tests' servers and clients) refuses to start. Each test
+    still gets its own context (cookies, storage); the contexts a module left open are
+    closed when the next test lies in another module."""
+
+    def __init__(self) -> None:
+        self._stack: contextlib.ExitStack | None = None
+        self._browser: Any = None
+
+    def get(self) -> Any:
+        """The running Chromium, launched now if none is."""
+        if self._browser is None:
+            with contextlib.ExitStack() as stack:
+                self._browser = stack.enter_context(chromium())
+                self._stack = stack.pop_all()
+        return self._browser
+
+    def after(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
+        """Called after ``item``'s teardown: close what ``nextitem`` does not need."""
+        if self._browser is None:
+            return
+        if nextitem is None or not (
+            "browser" in getattr(nextitem, "fixturenames", ())
+            and nextitem.path.resolve().is_relative_to(HERE)
+        ):
+            self.close()
+        elif nextitem.path != item.path:
+            for context in list(self._browser.contexts):
+                context.close()
+
+    def close(self) -> None:
+        """Close the browser and its Playwright, if running."""
+        stack, self._stack, self._browser = self._stack, None, None
+        if stack is not None:
+            stack.close()
+
+
+SHARED_CHROMIUM = SharedChromium()
+
+
+@pytest.fixture
+def browser() -> Any:
+    """Debian's Chromium, shared by consecutive browser tests of this folder
+    (:class:`SharedChromium`): each test opens its own context in it."""
+    return SHARED_CHROMIUM.get()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After a test's own teardown, close the shared Chromium unless the next test uses it."""
+    try:
+        return (yield)
+    finally:
+        SHARED_CHROMIUM.after(item, nextitem)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A run cut short (``-x``, an interrupt) closes the shared Chromium too."""
+    SHARED_CHROMIUM.close()
 
 
 @pytest.fixture(scope="module")
