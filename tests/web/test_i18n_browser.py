@@ -102,12 +102,13 @@ def test_a_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> 
 
 def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, browser: Any) -> None:
     """Another device opens a game between two bots while they play (the watcher's view:
-    no seat, the playback controls; 8 plies half a second apart) and stays to its end.
+    no seat, the playback controls; 8 plies) and stays to its end.
     The bots have the server's names ("Beginner bot"): the page says them in Indonesian.
 
     The game's creator pauses it as soon as it starts, so the watcher sees a game in
     progress however slow the machine (a watched game could otherwise end before the
-    watcher's page is read), and resumes it once the watcher has tried a square."""
+    watcher's page is read), and resumes it once the watcher has tried a square, with no
+    wait between the bots' moves (the playback's pace is not what this test reads)."""
     game = api(
         server,
         "POST",
@@ -134,7 +135,7 @@ def test_watching_a_bot_game_in_indonesian_has_no_english_left(server: str, brow
     expect(page.locator("#notice")).to_contain_text(re.compile("bukan giliran Anda|berpikir"))
     left = english_left(page, allowed(server))
     assert not left, left  # the notice
-    api(server, "POST", control, {"action": "resume"})
+    api(server, "POST", control, {"action": "resume", "delay": 0})
     expect(page.locator("#moves button").nth(1)).to_be_visible()  # two plies in
     page.wait_for_selector("#dlg-result[open]", timeout=60_000)
     left = english_left(page, allowed(server))
