@@ -3,10 +3,11 @@ builder, bubblewrap, ``javac`` against OpenJFX, Xvfb): its Download ZIP, sent by
 ``adjacency league submit --choose`` with the team's choice of bot in its window, goes to
 accepted (its check a short game with each colour) and to rated games against the house
 bot that end on the board, every move of its side its chosen bot's own. Every other shape
-goes the same way with its form's defaults (``--program``), and the hostile programs
-(a crash, a hung window, a mark on an occupied square) are refused at their check with
-the reason. The manifest the CLI writes is the one a team may put in its zip for the
-team page."""
+goes the same way with its form's defaults (``--program``, or unedited), two teams a
+league, and hostile programs (a mark on an occupied square, a crash followed by another
+exception) are refused at their check with the reason. The manifest the CLI writes is
+the one a team may put in its zip for the team page. (How each form is read and played,
+and each hostile program's check, are ``test_fx_programs.py``'s, through the driver.)"""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from adjacency.hosting.fx_recipe import MOVES_FIRST, NO_FIRST
 from adjacency.hosting.manifest import ManifestError
 from adjacency.hosting.newer_jdk import NEWER_JAVA_ENV
 from adjacency.league.builder import build_folder
-from adjacency.league.league_file import LeagueStore
+from adjacency.league.league_file import LeagueStore, StoredGame
 from fx_course_projects import (
     CRASHES_TWICE,
     FLOODS,
@@ -41,7 +42,7 @@ from fx_course_projects import (
     main_class,
 )
 from fx_forms import assert_recorded
-from hosted_helpers import accepted, decided, finished_games, served
+from hosted_helpers import accepted, decided, served
 from league_helpers import ADMIN, add_member, make_league, wait_until
 from sandbox_helpers import own_sandboxes
 
@@ -71,68 +72,94 @@ def test_a_course_program_goes_from_its_zip_to_rated_games(
         assert version["detail"].startswith(
             "program game.Main, plays Local Search as O: played 2 rounds with each colour"
         ), version["detail"]
-        rated_games_by_its_bot(db, from_top=False)  # Local Search scans from the bottom-right
+        # Local Search scans from the bottom-right
+        rated_games_by_its_bot(db, "team1", from_top=False)
     assert_forms_recorded(db, shape)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
-def rated_games_by_its_bot(db: Path, from_top: bool, turned: bool = True) -> None:
-    """team1's first two rated games end on the board, one with each colour, and every
-    move of its side is its bot's (scanning from the window's top-left, or from its
-    bottom-right), on the board as its window draws it (O in the window, else where not
-    ``turned``: the league's colour)."""
-    games = finished_games(db, "team1", 2)
+def rated_games_by_its_bot(db: Path, name: str, from_top: bool, turned: bool = True) -> None:
+    """``name``'s rated games end on the board, with each colour among them (waited
+    for), and every move of its side is its bot's (scanning from the window's top-left,
+    or from its bottom-right), on the board as its window draws it (O in the window, else
+    where not ``turned``: the league's colour). Its opponent may be the house bot or
+    another team's program."""
+
+    def with_each_colour() -> list[StoredGame] | None:
+        with LeagueStore(db, create=False) as store:
+            member = store.members.member_named(name)
+            done = store.games.games(member_id=member.id, status="finished")
+        return done if {g.x_id == member.id for g in done} == {True, False} else None
+
+    games = wait_until(with_each_colour, 55, f"rated games of {name} with each colour")
     with LeagueStore(db, create=False) as store:
-        team = store.members.member_named("team1")
-        stored = [store.games.game(g.id) for g in games[:2]]
+        team = store.members.member_named(name)
+        stored = [store.games.game(g.id) for g in games]
     for game in stored:
-        assert game is not None and game.record is not None
-        assert game.termination == "normal", game.detail
+        assert game is not None and game.record is not None, name
+        assert game.termination == "normal", (name, game.detail)
         colour = "x" if game.x_id == team.id else "o"
         record = game_from_text(game.record)
         position = record.start
         for move in record.moves:
             if position.turn == colour:
                 expected = bot_move(position, from_top, half_turn=turned and colour == "x")
-                assert move.square == expected, game.record
+                assert move.square == expected, (name, game.record)
             position = position.play(move.square)
-    assert {g.x_id == team.id for g in stored if g} == {True, False}  # each colour
 
 
 def program_league(db: Path, clock: str = "30+0") -> str:
     """An 8x8 league of 2 rounds from the start (30 s a side, or ``clock``) with the
     house bot greedy and one team: the team's token."""
+    return teams_league(db, ("team1",), clock)["team1"]
+
+
+def teams_league(db: Path, teams: tuple[str, ...], clock: str = "30+0") -> dict[str, str]:
+    """:func:`program_league` with ``teams``: each team's token by its name."""
     create = ["league", "create", "--db", str(db), "--rows", "8", "--cols", "8"]
     assert main([*create, "--rounds", "2", "--clock", clock, "--from-start"]) == 0
     add_member(db, "greedy", "house", "greedy")
-    return add_member(db, "team1")
+    return {team: add_member(db, team) for team in teams}
 
 
-def assert_forms_recorded(db: Path, shape: Shape) -> None:
-    """Every form the league's dry runs of ``shape`` kept is one the recordings hold
-    (:func:`fx_forms.assert_recorded`): the unit tests' windows are this driver's."""
-    kept = [p for p in build_folder(db).rglob("form.json") if p.parent.name == DRY_RUN]
-    assert kept, "no form kept"
+def assert_forms_recorded(db: Path, shape: Shape, name: str = "team1") -> None:
+    """Every form the league's dry runs of ``shape`` (team ``name``'s) kept is one the
+    recordings hold (:func:`fx_forms.assert_recorded`): the unit tests' windows are this
+    driver's."""
+    with LeagueStore(db, create=False) as store:
+        member = store.members.member_named(name).id
+    kept = [
+        p for p in build_folder(db).glob(f"{member}-*/**/form.json") if p.parent.name == DRY_RUN
+    ]
+    assert kept, f"no form kept of {name}"
     for path in kept:
         assert_recorded(shape, json.loads(path.read_text(encoding="utf-8")))
 
 
-def submit_program(url: str, project: Path, token: str, tmp_path: Path, asked: bool = True) -> None:
-    """``league submit --program`` (or plain ``league submit`` where not ``asked``): the
-    project played through its window, every choice its form's default."""
-    token_file = tmp_path / "team1.token"
+def submit_program(
+    url: str, project: Path, token: str, tmp_path: Path, asked: bool = True, name: str = "team1"
+) -> None:
+    """``league submit --program`` (or plain ``league submit`` where not ``asked``) by
+    team ``name``: the project played through its window, every choice its form's
+    default."""
+    token_file = tmp_path / f"{name}.token"
     token_file.write_text(token)
     command = ["league", "submit", url, str(project), "--token-file", str(token_file)]
     assert main([*command, *(["--program"] if asked else [])]) == 0
 
 
-@pytest.mark.parametrize(
-    ("shape", "asked"),
-    [(SHAPES[0], True), (SHAPES[2], False), (SHAPES[3], False)],
-    ids=lambda v: v.name if isinstance(v, Shape) else ("--program" if v else "unedited"),
-)
+SHAPE_LEAGUES = {
+    # a league's id -> its teams: each a shape, whether sent with ``--program`` (else
+    # unedited, with a plain ``league submit``), and whether it is a course shape (its
+    # verdict and its recorded forms checked whole) or the program that floods its output
+    "per-side-and-mode": ((SHAPES[0], True, True), (SHAPES[2], False, True)),
+    "fixed-and-floods": ((SHAPES[3], False, True), (FLOODS, False, False)),
+}
+
+
+@pytest.mark.parametrize("league", SHAPE_LEAGUES)
 def test_every_shape_plays_rated_games_with_its_default_choice(
-    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape, asked: bool
+    folder: Path, tmp_path: Path, fx_tools: None, league: str
 ) -> None:
     """Each other shape of course project (a type per side with a person option, a game
     mode box, a fixed bot; first mover by check box and by combo box; FXML beside the
@@ -141,77 +168,32 @@ def test_every_shape_plays_rated_games_with_its_default_choice(
     real server, with its form's default: its bot is its first bot option (Minimax, from
     the top-left), as O in its window. Asked for with ``--program``, or sent unedited
     with a plain ``league submit``: a league of 8x8 games from the start plays a course
-    program through its window unasked."""
+    program through its window unasked. A program whose bot prints megabytes of stack
+    traces a move (every square it tries) is accepted and plays so too: its prints are
+    drained, never counted, and never end its game. Two teams a league, built side by
+    side by the league's builder, each playing the house bot or the other team."""
+    teams = SHAPE_LEAGUES[league]
     db = folder / "league.db"
-    token = program_league(db)
-    project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=8 << 20)
+    tokens = teams_league(db, tuple(shape.name for shape, _, _ in teams))
     with served(db) as (url, _):
-        submit_program(url, project, token, tmp_path, asked)
-        version = accepted(url, token)
-        assert "plays " in version["detail"] and " as O" in version["detail"]
-        assert ": played 2 rounds" in version["detail"], version["detail"]
-        assert version["detail"].startswith(f"program {main_class(shape)}, plays ")
-        rated_games_by_its_bot(db, from_top=True)
-    assert_forms_recorded(db, shape)
-    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
-
-
-def test_a_program_that_floods_its_output_plays_its_games(
-    folder: Path, tmp_path: Path, fx_tools: None
-) -> None:
-    """A program whose bot prints megabytes of stack traces a move (every square it tries)
-    is accepted and plays rated games with each colour to their end through the real
-    server: its prints are drained, never counted, and never end its game."""
-    db = folder / "league.db"
-    token = program_league(db)
-    project = download_zip(FLOODS, tmp_path / "floods-main.zip", sdk_bytes=1 << 20)
-    with served(db) as (url, _):
-        submit_program(url, project, token, tmp_path, asked=False)
-        version = accepted(url, token)
-        assert ": played 2 rounds" in version["detail"], version["detail"]
-        rated_games_by_its_bot(db, from_top=True)  # its form's default bot, Minimax
-    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
-
-
-def test_a_crash_is_told_by_its_cause_not_by_what_followed(
-    folder: Path, tmp_path: Path, fx_tools: None
-) -> None:
-    """A program whose bot's exception is followed by a second one of its window is
-    refused through the real server in its team's words: one line saying at which move
-    and with which choice, then the cause (the first exception with the team's frames,
-    its file and line), then the board; no command line, no folder of the server's, and
-    not the exception that followed. Its whole last output is kept for the team beside
-    the verdict."""
-    db = folder / "league.db"
-    token = program_league(db)
-    project = download_zip(CRASHES_TWICE, tmp_path / "twice-main.zip", sdk_bytes=1 << 20)
-    with served(db) as (url, _):
-        submit_program(url, project, token, tmp_path)
-        version = decided(url, token)
-        with httpx.Client(base_url=f"{url}/api/league", headers=bearer(token)) as api:
-            listed = api.get("/submissions").json()["submissions"][0]
-            output = api.get("/submissions/1/output.txt")
-        with httpx.Client(base_url=f"{url}/api/league") as api:
-            unsigned = api.get("/submissions/1/output.txt")
-    # Its last output is kept for the team: all it printed, the exception that followed too.
-    assert listed["output"] is True and unsigned.status_code == 401
-    assert output.status_code == 200, output.text
-    assert output.headers["content-type"] == "text/plain; charset=utf-8"
-    assert output.headers["x-content-type-options"] == "nosniff"
-    assert "java.lang.IllegalStateException: the bot lost its way" in output.text
-    assert "NullPointerException" in output.text
-    detail = version["detail"]
-    assert version["status"] == "refused", detail
-    first, cause, *rest = detail.split("\n")
-    assert first.startswith("program Main, plays Bot Minimax as O"), detail
-    assert ": as X, at move 3 (" in first, detail
-    assert cause == (
-        "its cause: java.lang.IllegalStateException: the bot lost its way, at Bot.java:12"
-    ), detail
-    assert rest[0] == "    at Bot.move(Bot.java:12)", detail
-    assert "its board as its window shows it, top row first:" in rest, detail
-    for never in ("NullPointerException", "/bin/sh", "/box", "java -", "fxdriver", "engine '"):
-        assert never not in detail, (never, detail)
+        for shape, asked, _ in teams:
+            size = 8 << 20 if shape in SHAPES else 1 << 20
+            project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=size)
+            submit_program(url, project, tokens[shape.name], tmp_path, asked, shape.name)
+        for shape, _, course in teams:
+            detail = accepted(url, tokens[shape.name])["detail"]
+            assert ": played 2 rounds" in detail, (shape.name, detail)
+            if course:
+                assert "plays " in detail and " as O" in detail, (shape.name, detail)
+                assert detail.startswith(f"program {main_class(shape)}, plays "), (
+                    shape.name,
+                    detail,
+                )
+        for shape, _, _ in teams:
+            rated_games_by_its_bot(db, shape.name, from_top=True)
+    for shape, _, course in teams:
+        if course:
+            assert_forms_recorded(db, shape, shape.name)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
@@ -237,70 +219,6 @@ def test_a_program_that_needs_java_19_is_refused_saying_which_feature(
     ), detail
     assert ": an ExecutorService in try-with-resources (AutoCloseable from Java 19)." in detail
     assert "javac failed:" in detail and "try-with-resources not applicable" in detail
-
-
-FORM_CASES = {
-    # a test's id -> the form, the start of its verdict, its bot; one journey a form the
-    # driver reads or plays its own way (the rules of each, and the teams' choices, are
-    # test_fx_forms.py's on the recorded windows)
-    "blank-first": (
-        FORMS[0],
-        "plays Minimax as O; your form also offers Local Search: "
-        "choose on your page: played 2 rounds",
-        "Minimax",
-    ),
-    "stacked": (
-        FORMS[2],
-        "plays Minimax as O; your form also offers Local Search: "
-        "choose on your page: played 2 rounds",
-        "Minimax",
-    ),
-    "first-window": (FORMS[3], "plays Minimax as O: played 2 rounds", "Minimax"),
-    # X moves first, always: the bot goes on the side that must move
-    "per-player": (
-        FORMS[4],
-        "plays Minimax as X when it moves first, as O when it "
-        "moves second; your form also offers Local Search: choose on your page: played",
-        "Minimax",
-    ),
-    # radio buttons are read as a box: the bot's group opens on Local Search, and the
-    # league plays its adversarial search, Minimax; who moves first is a group in a pane
-    # beside its label, set for each game
-    "radios": (
-        FORMS[7],
-        "plays Minimax as O; your window opens on Local Search and offers Local Search, "
-        "Minimax, Genetic: the league plays Minimax, the course's adversarial search; "
-        "choose another on your page: played 2 rounds",
-        "Minimax",
-    ),
-}
-
-
-@pytest.mark.parametrize("case", FORM_CASES)
-def test_a_form_is_read_as_a_person_reads_it(
-    folder: Path, tmp_path: Path, fx_tools: None, case: str
-) -> None:
-    """Each course-shaped form the driver reads or plays its own way
-    (:data:`~fx_course_projects.FORMS`: a blank first option and a start button named
-    ``Mainkan``, stacked panes shown by a mode box, a first window that chooses the mode
-    by its buttons, a box per player and no first mover, radio buttons), sent unedited as
-    its Download ZIP to the real server, is accepted and plays rated games with each
-    colour by the bot its window shows (or the first real one where it shows none, the
-    verdict saying what else it offers; the adversarial search its bots' group offers
-    where it opens on another bot, the verdict saying why), as O (per player: on the side
-    that must move), never by itself; every form its dry runs read is the recorded one."""
-    shape, verdict, bot = FORM_CASES[case]
-    db = folder / "league.db"
-    token = program_league(db)
-    project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=1 << 20)
-    with served(db) as (url, _):
-        submit_program(url, project, token, tmp_path, asked=False)
-        version = accepted(url, token)
-        assert version["detail"].startswith(f"program Main, {verdict}"), version["detail"]
-        # Per player, the bot's window side is the league's: its board is never turned.
-        rated_games_by_its_bot(db, from_top=bot == "Minimax", turned=shape.form != "sides")
-    assert_forms_recorded(db, shape)
-    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
 def test_a_refused_program_keeps_its_form_and_its_team_names_who_moves_first(
@@ -351,49 +269,88 @@ def test_a_refused_program_keeps_its_form_and_its_team_names_who_moves_first(
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
-REFUSALS = {
-    # a hostile shape -> words of its refusal; each breaks at its bot's second move
-    "crashes": ["as X, at move 3 (", "the bot lost its way", "Bot.java:"],
-    "hangs": ["as X, at move 3 (", "gave no move"],
-    "occupied": ["as X, at move 3 (", "your bot chose ", ", which is occupied"],
-}
+BREAKS = (HOSTILE[2], CRASHES_TWICE)
+"""The programs that break at their check, each a team of one league (each hostile
+program's check, its words and its picture, is ``test_fx_programs.py``'s, through the
+driver)."""
 
 
-@pytest.mark.parametrize("shape", HOSTILE, ids=lambda s: s.name)
 def test_a_program_that_breaks_is_refused_at_its_check_with_the_reason(
-    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape
+    folder: Path, tmp_path: Path, fx_tools: None
 ) -> None:
-    """A program that crashes, hangs its window or marks an occupied square is refused
-    through the real server at its check game, the move and the reason in its words; it
-    plays no game. Its check moves on the league's clock: 2 s a move here, so a hung
-    window is given up on in seconds, not the course's 5."""
+    """A program that marks an occupied square, and one whose crash is followed by a
+    second exception of its window, each a team of one league (the league's builder
+    judging them side by side), are refused through the real server at their check game,
+    the move and the reason in their words; neither plays a game. Their checks move on
+    the league's clock, 2 s a move here."""
     db = folder / "league.db"
-    token = program_league(db, clock="2+0")
-    project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=1 << 20)
+    teams = teams_league(db, tuple(shape.name for shape in BREAKS), clock="2+0")
     with served(db) as (url, _):
-        submit_program(url, project, token, tmp_path)
-        version = decided(url, token)
-        assert version["status"] == "refused", version["detail"]
-        for words in REFUSALS[shape.name]:
-            assert words in version["detail"], version["detail"]
-        # what it played, never an invitation to choose another bot: its refusal says why
-        assert version["detail"].startswith("program Main, plays Bot Minimax as O: as X, ")
-        assert "choose on your page" not in version["detail"], version["detail"]
-        # Its window as its dry run drew it, and (but for a window that no longer
-        # answers) its board at the failed move, kept though its build is not.
-        assert version["window"] and version["board"] is (shape.name != "hangs"), version
-        with httpx.Client(base_url=f"{url}/api/league", headers=bearer(token)) as api:
-            window = api.get("/submissions/1/window.png")
-            assert window.status_code == 200 and window.content.startswith(b"\x89PNG")
-            board = api.get("/submissions/1/board.png")
-            if shape.name == "hangs":
-                assert board.status_code == 404, board.text
-            else:
-                assert board.headers["content-type"] == "image/png"
-                assert_board_picture(board.content)
+        for shape in BREAKS:
+            project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=1 << 20)
+            submit_program(url, project, teams[shape.name], tmp_path, name=shape.name)
+        refused_with_its_board(url, teams[HOSTILE[2].name])
+        told_by_its_cause(url, teams[CRASHES_TWICE.name])
     with LeagueStore(db, create=False) as store:
-        assert store.games.games(member_id=store.members.member_named("team1").id) == []
+        for shape in BREAKS:
+            member = store.members.member_named(shape.name).id
+            assert store.games.games(member_id=member) == [], shape.name
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def refused_with_its_board(url: str, token: str) -> None:
+    """A program that marks an occupied square at its bot's second move is refused at
+    its check, the move and the reason in its words, never invited to choose another
+    bot; its window as its dry run drew it and its board at the failed move are kept
+    for its team, though its build is not."""
+    version = decided(url, token)
+    detail = version["detail"]
+    assert version["status"] == "refused", detail
+    for words in ("as X, at move 3 (", "your bot chose ", ", which is occupied"):
+        assert words in detail, (words, detail)
+    # what it played, never an invitation to choose another bot: its refusal says why
+    assert detail.startswith("program Main, plays Bot Minimax as O: as X, "), detail
+    assert "choose on your page" not in detail, detail
+    assert version["window"] and version["board"], version
+    with httpx.Client(base_url=f"{url}/api/league", headers=bearer(token)) as api:
+        window = api.get("/submissions/1/window.png")
+        assert window.status_code == 200 and window.content.startswith(b"\x89PNG")
+        board = api.get("/submissions/1/board.png")
+        assert board.headers["content-type"] == "image/png"
+        assert_board_picture(board.content)
+
+
+def told_by_its_cause(url: str, token: str) -> None:
+    """A program whose bot's exception is followed by a second one of its window is
+    refused in its team's words: one line saying at which move and with which choice,
+    then the cause (the first exception with the team's frames, its file and line), then
+    the board; no command line, no folder of the server's, and not the exception that
+    followed. Its whole last output is kept for the team beside the verdict."""
+    version = decided(url, token)
+    with httpx.Client(base_url=f"{url}/api/league", headers=bearer(token)) as api:
+        listed = api.get("/submissions").json()["submissions"][0]
+        output = api.get("/submissions/1/output.txt")
+    with httpx.Client(base_url=f"{url}/api/league") as api:
+        unsigned = api.get("/submissions/1/output.txt")
+    # Its last output is kept for the team: all it printed, the exception that followed too.
+    assert listed["output"] is True and unsigned.status_code == 401
+    assert output.status_code == 200, output.text
+    assert output.headers["content-type"] == "text/plain; charset=utf-8"
+    assert output.headers["x-content-type-options"] == "nosniff"
+    assert "java.lang.IllegalStateException: the bot lost its way" in output.text
+    assert "NullPointerException" in output.text
+    detail = version["detail"]
+    assert version["status"] == "refused", detail
+    first, cause, *rest = detail.split("\n")
+    assert first.startswith("program Main, plays Bot Minimax as O"), detail
+    assert ": as X, at move 3 (" in first, detail
+    assert cause == (
+        "its cause: java.lang.IllegalStateException: the bot lost its way, at Bot.java:12"
+    ), detail
+    assert rest[0] == "    at Bot.move(Bot.java:12)", detail
+    assert "its board as its window shows it, top row first:" in rest, detail
+    for never in ("NullPointerException", "/bin/sh", "/box", "java -", "fxdriver", "engine '"):
+        assert never not in detail, (never, detail)
 
 
 def bearer(token: str) -> dict[str, str]:

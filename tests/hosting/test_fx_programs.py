@@ -8,7 +8,8 @@ it: the league's, or a half-turn of it), so a move that the program did not make
 pass. The hostile programs lose with their reason: a crash with the team's exception and
 file, a hung window on time, a mark on an occupied square as an illegal move. (Each
 course shape's rated games, with each colour, are ``test_fx_league.py``'s, through the
-real server; the form's rules are ``test_fx_forms.py``'s, on recorded windows.)
+real server; the form's rules are ``test_fx_forms.py``'s, on recorded windows; each form
+the driver reads or plays its own way is read and played here, a game with each colour.)
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from adjacency.core.game import Termination
 from adjacency.core.record import game_from_text
 from adjacency.hosting import fx_run
 from adjacency.hosting.fx_build import FxBuild, build_fx
-from adjacency.hosting.fx_check import check_driven_program
+from adjacency.hosting.fx_check import CHECK_ROUNDS, check_driven_program
 from adjacency.hosting.fx_kind import LANGUAGE, look
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
 from adjacency.hosting.fx_run import dry_run, fx_bot
@@ -46,6 +47,7 @@ from fx_course_projects import (
     DIAGONAL,
     EXITS,
     FORGES,
+    FORMS,
     HOSTILE,
     NEXT_BUTTON,
     SHAPES,
@@ -124,15 +126,15 @@ def workshop(fx_tools: None) -> Iterator[Workshop]:
         yield Workshop(folder)
 
 
-def play(built: Built, colour: str, seconds: float = 20.0) -> GameResult:
-    """One game of ``ROUNDS`` rounds on 8x8: the program as ``colour`` against greedy."""
+def play(built: Built, colour: str, seconds: float = 20.0, rounds: int = ROUNDS) -> GameResult:
+    """One game of ``rounds`` rounds on 8x8: the program as ``colour`` against greedy."""
 
     def factory(spec: str, seed: int | None) -> Bot:
         return fx_bot(built.build, built.recipe) if spec == "fx" else make_bot(spec, seed)
 
     x, o = ("fx", "greedy") if colour == "x" else ("greedy", "fx")
-    start = Position.start(8, 8, ROUNDS).fen()
-    task = GameTask(0, 0, 0, x, o, x, o, 8, 8, ROUNDS, start, 1, seconds, None, None, 0.05)
+    start = Position.start(8, 8, rounds).fen()
+    task = GameTask(0, 0, 0, x, o, x, o, 8, 8, rounds, start, 1, seconds, None, None, 0.05)
     return play_task(task, factory)
 
 
@@ -172,16 +174,24 @@ def test_the_dry_run_reads_the_form_and_draws_the_window(workshop: Workshop) -> 
     assert built.form["path"] == ["Play"]  # the button that opened the board
 
 
-def check_moves(result: GameResult, shape: Shape, colour: str, from_top: bool) -> None:
+def check_moves(
+    result: GameResult,
+    shape: Shape,
+    colour: str,
+    from_top: bool,
+    rounds: int = ROUNDS,
+    turned: bool = True,
+) -> None:
     """Every move of the program's side is its bot's (scanning from the window's top-left
-    or bottom-right), on the board as the program draws it."""
+    or bottom-right), on the board as the program draws it (where not ``turned``, a
+    window whose bot takes the side that must move: the league's board)."""
     assert result.termination == "normal", result.detail
-    assert result.plies == 2 * ROUNDS
+    assert result.plies == 2 * rounds
     game = game_from_text(result.record)
     position = game.start
     # The bot plays O in the window unless its choice said X; the window's board is the
     # league's when the bot's league colour starts in the bot's corner, else a half-turn.
-    half_turn = (colour == "x") != (shape_bot_mark(shape) == "X")
+    half_turn = turned and (colour == "x") != (shape_bot_mark(shape) == "X")
     for move in game.moves:
         if position.turn == colour:
             assert move.square == bot_move(position, from_top, half_turn), game.moves
@@ -289,6 +299,37 @@ def test_the_check_is_a_game_with_each_colour(workshop: Workshop) -> None:
     ), verdict.detail
     assert_board_told(verdict.detail.splitlines()[1:])
     assert_board_picture(verdict.picture)
+
+
+CHECK_REFUSALS = {
+    # a hostile shape -> words of its check's refusal, whether a picture of its board
+    # goes with it (a window that no longer answers draws none)
+    "crashes": (["the bot lost its way", "Bot.java:"], True),
+    "hangs": (["gave no move"], False),
+}
+
+
+@pytest.mark.parametrize("shape", HOSTILE[:2], ids=[s.name for s in HOSTILE[:2]])
+def test_the_check_refuses_a_program_that_breaks_with_the_reason(
+    workshop: Workshop, shape: Shape
+) -> None:
+    """The check on the league's clock (2 s a move here, so a hung window is given up on
+    in seconds, not the course's 5) refuses a program that crashes or hangs its window
+    at its bot's second move, as X in its first game, with the reason in its words and,
+    but for a window that no longer answers, the picture of its board then (which the
+    league keeps for its team: an occupied square is ``test_fx_league.py``'s, through the
+    real server)."""
+    bad = workshop.built(shape, dry=False)
+    words, pictured = CHECK_REFUSALS[shape.name]
+    verdict = check_driven_program(lambda: fx_bot(bad.build, bad.recipe), 2.0, rounds=2)
+    assert not verdict.accepted, verdict.detail
+    assert verdict.detail.startswith("as X, at move 3 ("), verdict.detail
+    for word in words:
+        assert word in verdict.detail, verdict.detail
+    if pictured:
+        assert_board_picture(verdict.picture)
+    else:
+        assert verdict.picture is None, verdict.detail
 
 
 def assert_board_told(lines: list[str]) -> None:
@@ -461,6 +502,67 @@ def test_a_bot_that_moves_at_a_button_s_press_is_pressed_on(
     team's bot's."""
     result = play(workshop.built(shape), colour)
     check_moves(result, shape, colour, from_top=True)
+
+
+FORM_CASES = {
+    # a test's id -> the form, what its verdict says it plays, whether its window's board
+    # turns with the bot's league colour; one journey a form the driver reads or plays its
+    # own way (the rules of each, and the teams' choices, are test_fx_forms.py's on the
+    # recorded windows; a form's league journey is test_fx_league.py's)
+    "blank-first": (
+        FORMS[0],
+        "plays Minimax as O; your form also offers Local Search: choose on your page",
+        True,
+    ),
+    "stacked": (
+        FORMS[2],
+        "plays Minimax as O; your form also offers Local Search: choose on your page",
+        True,
+    ),
+    "first-window": (FORMS[3], "plays Minimax as O", True),
+    # X moves first, always: the bot goes on the side that must move, its board never turned
+    "per-player": (
+        FORMS[4],
+        "plays Minimax as X when it moves first, as O when it moves second; your form also "
+        "offers Local Search: choose on your page",
+        False,
+    ),
+    # radio buttons are read as a box: the bot's group opens on Local Search, and the
+    # league plays its adversarial search, Minimax; who moves first is a group in a pane
+    # beside its label, set for each game
+    "radios": (
+        FORMS[7],
+        "plays Minimax as O; your window opens on Local Search and offers Local Search, "
+        "Minimax, Genetic: the league plays Minimax, the course's adversarial search; "
+        "choose another on your page",
+        True,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", FORM_CASES)
+def test_a_form_is_read_as_a_person_reads_it(workshop: Workshop, case: str) -> None:
+    """Each course-shaped form the driver reads or plays its own way
+    (:data:`~fx_course_projects.FORMS`: a blank first option and a start button named
+    ``Mainkan``, stacked panes shown by a mode box, a first window that chooses the mode
+    by its buttons, a box per player and no first mover, radio buttons), from its
+    Download ZIP, built and read by the real dry runs (every look the recorded one:
+    :class:`Workshop`), is said to play the bot its window shows (or the first real one
+    where it shows none, saying what else it offers; the adversarial search its bots'
+    group offers where it opens on another bot, saying why), as O (per player: on the
+    side that must move), its side confirmed by its bot's own move; its check takes the
+    fewest rounds its window offers, and a game of them with each colour ends on the
+    board, every move of the program's side its bot's, never the window's own."""
+    shape, verdict, turned = FORM_CASES[case]
+    built = workshop.built(shape)
+    assert built.recipe.seen is True, (case, built.recipe)
+    said = f"program {built.build.main}, {built.recipe.describe()}"
+    assert said == f"program Main, {verdict}", said
+    rounds = built.recipe.fewest_rounds or CHECK_ROUNDS  # as the league's check takes them
+    assert rounds == 2, (case, built.recipe)
+    for colour in ("x", "o"):
+        result = play(built, colour, rounds=rounds)
+        check_moves(result, shape, colour, from_top=True, rounds=rounds, turned=turned)
 
 
 @pytest.mark.parametrize("shape", THINKS_ALOUD, ids=[s.name for s in THINKS_ALOUD])
