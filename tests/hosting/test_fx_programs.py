@@ -142,8 +142,9 @@ def test_a_program_finds_no_folder_of_the_servers_to_write(workshop: Workshop) -
     """Neither its dry run (its form and picture come on standard output) nor its game
     gives the program a folder it may write but its private ``/tmp``: one that throws as
     soon as it writes a file anywhere else starts, is read and plays to the end."""
-    built = workshop.built(WRITES_FILES)
-    assert built.picture.startswith(b"\x89PNG\r\n\x1a\n")
+    built = workshop.built(WRITES_FILES, dry=False)  # its form is the per-side shape's
+    seen = dry_run(built.build, workshop.folder / "dry" / WRITES_FILES.name)
+    assert seen.picture.startswith(b"\x89PNG\r\n\x1a\n") and seen.form["controls"], seen.form
     result = play(built, "x")
     assert result.termination == "normal", result.detail
 
