@@ -216,7 +216,11 @@ class RayExecutor(Executor):
 
     def check_nodes(self) -> list[Placement]:
         """Probe every alive node that has CPUs; raise :class:`ExecutorUnavailable` if one
-        cannot import adjacency or runs other code than the driver. Returns the probes."""
+        cannot import adjacency or runs other code than the driver. Returns the probes.
+
+        Each answer is judged as it comes: the first node with other code refuses the
+        cluster at once, without waiting for the rest (a node that died since the table
+        listed it answers only when Ray notices, seconds later)."""
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         probe = self.ray.remote(num_cpus=1, max_retries=0)(_probe)
@@ -229,13 +233,32 @@ class RayExecutor(Executor):
         }
         expected = fingerprint()
         found: list[Placement] = []
-        done, missing = self.ray.wait(list(refs), num_returns=len(refs), timeout=PROBE_TIMEOUT)
-        if missing:
-            hosts = ", ".join(refs[r].get("NodeManagerAddress", "?") for r in missing)
-            raise ExecutorUnavailable(
-                f"no answer from Ray node(s) at {hosts} within {PROBE_TIMEOUT:g} s"
-            )
         gone = (self.ray.exceptions.TaskUnschedulableError, self.ray.exceptions.NodeDiedError)
+        pending = list(refs)
+        deadline = time.monotonic() + PROBE_TIMEOUT
+        while pending:
+            left = max(0.0, deadline - time.monotonic())
+            done, pending = self.ray.wait(pending, num_returns=1, timeout=left)
+            if not done:
+                hosts = ", ".join(refs[r].get("NodeManagerAddress", "?") for r in pending)
+                raise ExecutorUnavailable(
+                    f"no answer from Ray node(s) at {hosts} within {PROBE_TIMEOUT:g} s"
+                )
+            found.extend(self._judge(done, refs, expected, gone))
+        return found
+
+    def _judge(
+        self,
+        done: list[Any],
+        refs: dict[Any, dict[str, Any]],
+        expected: str,
+        gone: tuple[type[BaseException], ...],
+    ) -> list[Placement]:
+        """The placements of the probes ``done`` (their nodes in ``refs``) that answered
+        with the ``expected`` fingerprint, each node marked checked; a node that died
+        (``gone``) is skipped; a node that cannot run adjacency, or runs other code,
+        raises :class:`ExecutorUnavailable`."""
+        found: list[Placement] = []
         for ref in done:
             node = refs[ref]
             try:
