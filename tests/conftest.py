@@ -127,6 +127,11 @@ CLUSTER_TRIES = 3
 CLUSTER_START_SECONDS = 90.0
 """No new start of the cluster once this many seconds have passed since the first: the
 tries fit within the first test's timeout (pytest-timeout's 120 s, setup included)."""
+HEALTH_CHECKS = {"health_check_period_ms": 1000}
+"""The head's checks of its nodes every second, not every 3 s: a node the tests kill
+(its raylet gone, each check refused at once) is known dead after Ray's 5 failed
+checks, 5 s rather than 15 s that the next probe of every node waited out. A node that
+is only slow still fails a check only after Ray's 10 s without an answer, 5 times."""
 
 
 def _start_cluster() -> Any:
@@ -143,6 +148,7 @@ def _start_cluster() -> Any:
                 "num_cpus": 0,
                 "object_store_memory": OBJECT_STORE,
                 "include_dashboard": False,
+                "_system_config": HEALTH_CHECKS,
             },
         )
         for _ in range(WORKER_NODES):
