@@ -56,7 +56,6 @@ from .kernels import layout as L
 from .kernels import solver as kv
 from .kernels.bits import play
 from .kernels.ordering import child_hash
-from .kernels.transposition import store_result
 
 SPLIT_DEPTH = 4
 """Default depth of the split tree (the ``Engine.split_depth`` setting): nodes at most this
@@ -334,10 +333,7 @@ class Splitter:
                 best_move,
             )  # fmt: skip
             best, best_move = self._share(w, point)
-        if plies >= S[L.CFG + L.CFG_SOLVE_TT] and S[L.CFG + L.CFG_TT] != 0:
-            key = np.uint64(kv.solver_key(h, plies, self.U))
-            generation = int(S[L.CFG + L.CFG_GENERATION])
-            store_result(self.U, key, best, alpha0, beta, plies, best_move, generation)
+        kv.store_solved(h, plies, best, alpha0, beta, best_move, self.U, S)
         return best, best_move
 
     def _child(self, me: Any, opp: Any, sq: int, h: Any, color: int) -> tuple[Any, Any, Any]:

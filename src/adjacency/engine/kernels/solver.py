@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .bits import I64, U64, kernel, lowest, max_gain, play, popcount, spread
+from .bits import I64, U64, inline_kernel, kernel, lowest, max_gain, play, popcount, spread
 from .evaluate import score
 from .layout import (
     CFG,
@@ -204,6 +204,20 @@ def solver_key(h: U64, plies: int, U: Any) -> U64:
     return h ^ U[ZOB + Z_PLIES + plies] ^ U[ZOB + Z_SOLVER]
 
 
+@inline_kernel
+def store_solved(
+    h: U64, plies: int, best: int, alpha0: int, beta: int, best_move: int, U: Any, S: Any
+) -> None:
+    """Keep a searched solver node in the table: its fail-soft ``best`` in the window
+    ``(alpha0, beta)`` it was searched with, and its best move (-1: none), under
+    :func:`solver_key`, when the table is on and ``plies`` reaches ``CFG_SOLVE_TT``.
+    The end of :func:`solve`'s nodes and of the split-point solver's
+    (:mod:`adjacency.engine.parallel_solve`), which must store alike."""
+    if plies >= S[CFG + CFG_SOLVE_TT] and S[CFG + CFG_TT] != 0:
+        key = solver_key(h, plies, U)
+        store_result(U, key, best, alpha0, beta, plies, best_move, S[CFG + CFG_GENERATION])
+
+
 @kernel
 def prepare(
     me: U64,
@@ -350,7 +364,5 @@ def solve(
         if ply == 0:
             S[ROOT + ROOT_DONE] = i + 1
 
-    if plies >= S[CFG + CFG_SOLVE_TT] and S[CFG + CFG_TT] != 0:
-        key = solver_key(h, plies, U)
-        store_result(U, key, best, alpha0, beta, plies, best_move, S[CFG + CFG_GENERATION])
+    store_solved(h, plies, best, alpha0, beta, best_move, U, S)
     return best
