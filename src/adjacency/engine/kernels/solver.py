@@ -144,14 +144,24 @@ def last_two(me: U64, opp: U64, plies: int, beta: int, U: Any, S: Any) -> int:
     return best
 
 
+@inline_kernel
+def near_first(me: U64, opp: U64, U: Any, S: Any) -> tuple[U64, U64]:
+    """``(empty, near)``: the empty squares, and those :func:`last_three` and
+    :func:`last_four` try first: with :data:`SOLVE_CAPTURES_FIRST` the ones next to an
+    opponent's piece (the moves that convert), else all of them (one pass in index
+    order). Inlined: both kernels run it at every node of the tree's bulk."""
+    empty = U[GEO + GEO_FULL] & ~(me | opp)
+    near = empty & spread(opp, U) if S[CFG + CFG_SOLVE_FEATURES] & SOLVE_CAPTURES_FIRST else empty
+    return empty, near
+
+
 @kernel
 def last_three(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
     """Exact value with three plies left: plain alpha-beta over :func:`last_two`, with no
     table, ordering or move list (the bulk of the tree's interior nodes are here); with
     :data:`SOLVE_CAPTURES_FIRST`, converting moves first."""
     best = -INF
-    empty = U[GEO + GEO_FULL] & ~(me | opp)
-    near = empty & spread(opp, U) if S[CFG + CFG_SOLVE_FEATURES] & SOLVE_CAPTURES_FIRST else empty
+    empty, near = near_first(me, opp, U, S)
     for part in range(2):
         e = near if part == 0 else empty & ~near
         while e != _ZERO:
@@ -173,8 +183,7 @@ def last_four(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
     move) over :func:`last_three`, with no table, ordering or move list; with
     :data:`SOLVE_CAPTURES_FIRST`, converting moves first."""
     best = -INF
-    empty = U[GEO + GEO_FULL] & ~(me | opp)
-    near = empty & spread(opp, U) if S[CFG + CFG_SOLVE_FEATURES] & SOLVE_CAPTURES_FIRST else empty
+    empty, near = near_first(me, opp, U, S)
     first = True
     for part in range(2):
         e = near if part == 0 else empty & ~near
