@@ -148,6 +148,11 @@ def recipe_choice(folder: Path) -> str:
     return "-"
 
 
+POLL = 0.25
+"""Seconds between two looks at the team's versions and games: the times to the verdict
+and to the first game are measured to this (a second would be most of a tiny run's)."""
+
+
 def one(project: Path, rounds: int, pace: float, timeout: float, progress: Progress) -> Row:
     """Send ``project`` to a fresh league and watch it (see the module docstring)."""
     row = Row(project.name.removesuffix(".zip"))
@@ -181,7 +186,7 @@ def one(project: Path, rounds: int, pace: float, timeout: float, progress: Progr
                     bot = (plays.group(1) or "(blank)") if plays else ""
                     row.plays = f"{bot} as {plays.group(2)}" if plays else "-"
                     break
-                time.sleep(1.0)
+                time.sleep(POLL)
             row.choice = recipe_choice(folder)
             if row.verdict == "accepted":
                 progress.update(task, description=f"{row.project}: its first game")
@@ -191,7 +196,7 @@ def one(project: Path, rounds: int, pace: float, timeout: float, progress: Progr
                     if any(g.get("termination") == "normal" for g in games):
                         row.to_game = time.monotonic() - sent
                         break
-                    time.sleep(1.0)
+                    time.sleep(POLL)
                 ended = [g for g in games if g.get("status") == "finished"]
                 other = [g for g in reversed(ended) if g.get("termination") != "normal"]
                 row.other_detail = str(other[0].get("detail") or "") if other else ""
