@@ -398,9 +398,14 @@ def play(db: Path, base: str, tokens: dict[str, str], bots: int, viewers: int, p
     }
 
 
+SETTLE = 3.0
+"""Seconds the server has, once the abusive sockets are closed, to be back to its open
+files before them; its memory and files "after" are read then (or when it is back)."""
+
+
 def abuse(host: str, port: int, pid: int, count: int, hold: float) -> dict[str, Any]:
     """``count`` abusive connections held ``hold`` s: memory and files before, at the
-    peak and after they are gone; how many the server closed itself."""
+    peak and after they are gone (:data:`SETTLE`); how many the server closed itself."""
     rss_before, fds_before = proc(pid)
     sockets: list[tuple[str, socket.socket]] = []
     for number in range(count):
@@ -442,8 +447,11 @@ def abuse(host: str, port: int, pid: int, count: int, hold: float) -> dict[str, 
         time.sleep(1.0)
     for _, s in sockets:
         s.close()
-    time.sleep(3.0)
+    settled = time.monotonic() + SETTLE
     rss_after, fds_after = proc(pid)
+    while fds_after > fds_before and time.monotonic() < settled:
+        time.sleep(0.1)  # the server has not let every closed socket go yet
+        rss_after, fds_after = proc(pid)
     return {
         "connections": len(sockets),
         "closed_by_server": len(closed),
