@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .bits import U64, kernel, lowest
+from .bits import ONE, U64, ZERO, kernel, lowest
 from .evaluate import score
 from .layout import (
     CFG,
@@ -46,9 +46,6 @@ EVAL_BIAS = 8192
 KILLER_FIRST_KEY = 1 << 22
 KILLER_SECOND_KEY = 1 << 21
 HISTORY_CAP = (1 << 20) - 1
-
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 
 @kernel
@@ -80,7 +77,7 @@ def child_score(me: U64, opp: U64, sq: int, flips: U64, plies: int, U: Any, S: A
     With the learned evaluation, ordering by it instead of this score took about as
     many nodes to the same depth and ~40% more time (docs/engine.md).
     """
-    child_opp = me | (_ONE << np.uint64(sq)) | flips
+    child_opp = me | (ONE << np.uint64(sq)) | flips
     return -score(opp ^ flips, child_opp, plies - 1, True, U, S)  # type: ignore[no-any-return]
 
 
@@ -89,10 +86,10 @@ def child_hash(h: U64, sq: int, flips: U64, color: int, U: Any) -> U64:
     """The Zobrist hash after ``color`` (0 X, 1 O) plays ``sq`` converting ``flips``."""
     nh = h ^ U[ZOB + Z_X + color * Z_O + sq] ^ U[ZOB + Z_SIDE]
     f = flips
-    while f != _ZERO:
+    while f != ZERO:
         b = lowest(f)
         nh ^= U[ZOB + Z_X + b] ^ U[ZOB + Z_O + b]
-        f &= f - _ONE
+        f &= f - ONE
     return nh
 
 

@@ -49,9 +49,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from .bits import I64, U64, kernel, lowest, max_gain, play, popcount
+from .bits import I64, ONE, U64, ZERO, kernel, lowest, max_gain, play, popcount
 from .evaluate import MATERIAL, SCALE, evaluate
 from .layout import (
     CFG,
@@ -121,9 +119,6 @@ ORDER_EVAL = 16
 """Order by each child's static evaluation (replaces ORDER_CAPTURES when both are set)."""
 ORDER_ALL = ORDER_TT | ORDER_CAPTURES | ORDER_KILLERS | ORDER_HISTORY | ORDER_EVAL
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-
 
 @kernel
 def frontier(me: U64, opp: U64, plies: int, beta: int, empty: U64, U: Any, S: Any) -> int:
@@ -139,9 +134,9 @@ def frontier(me: U64, opp: U64, plies: int, beta: int, empty: U64, U: Any, S: An
         return (diff + 1 + 2 * max_gain(opp, empty, U)) * SCALE
     best = -INF
     e = empty
-    while e != _ZERO:
+    while e != ZERO:
         sq = lowest(e)
-        e &= e - _ONE
+        e &= e - ONE
         S[STATS + STAT_NODES] += 1
         child_me, child_opp, _ = play(me, opp, sq, U)
         v = -evaluate(child_me, child_opp, plies - 1, U, S)
@@ -164,9 +159,9 @@ def order_moves(
     base = 64 * ply
     n = 0
     e = empty
-    while e != _ZERO:
+    while e != ZERO:
         sq = lowest(e)
-        e &= e - _ONE
+        e &= e - ONE
         key = 0
         if sq == tt_move:
             key = TT_MOVE_KEY
@@ -297,7 +292,7 @@ def search(
         else:
             # Late move reductions: quiet late moves are first searched shallower.
             reduction = 0
-            if lmr and i >= lmr_from and flips == _ZERO and sq != k1 and sq != k2:
+            if lmr and i >= lmr_from and flips == ZERO and sq != k1 and sq != k2:
                 reduction = 2 if (i >= 2 * lmr_from and depth >= 5) else 1
             v = -search(child_me, child_opp, plies - 1, depth - 1 - reduction, -alpha - 1,
                         -alpha, ply + 1, nh, 1 - color, U, S)
@@ -345,9 +340,9 @@ def plain(me: U64, opp: U64, plies: int, depth: int, alpha: int, beta: int, U: A
     e = U[GEO + GEO_FULL] & ~(me | opp)
     if depth == 1:
         diff = popcount(me) - popcount(opp)
-        while e != _ZERO:
+        while e != ZERO:
             sq = lowest(e)
-            e &= e - _ONE
+            e &= e - ONE
             S[STATS + STAT_NODES] += 1
             v = diff + 1 + 2 * popcount(U[NBR + sq] & opp)
             if v > best:
@@ -355,9 +350,9 @@ def plain(me: U64, opp: U64, plies: int, depth: int, alpha: int, beta: int, U: A
                 if v >= beta:
                     break
         return best
-    while e != _ZERO:
+    while e != ZERO:
         sq = lowest(e)
-        e &= e - _ONE
+        e &= e - ONE
         child_me, child_opp, _ = play(me, opp, sq, U)
         v = -plain(child_me, child_opp, plies - 1, depth - 1, -beta, -max(alpha, best), U, S)
         if v > best:

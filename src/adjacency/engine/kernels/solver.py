@@ -36,7 +36,19 @@ from typing import Any
 
 import numpy as np
 
-from .bits import I64, U64, inline_kernel, kernel, lowest, max_gain, play, popcount, spread
+from .bits import (
+    I64,
+    ONE,
+    U64,
+    ZERO,
+    inline_kernel,
+    kernel,
+    lowest,
+    max_gain,
+    play,
+    popcount,
+    spread,
+)
 from .evaluate import score
 from .layout import (
     CFG,
@@ -114,10 +126,6 @@ def thresholds(empties: int, plies: int) -> tuple[int, int, int, int, int]:
     return OPEN_THRESHOLDS if empties - plies >= OPEN_END else ENDGAME_THRESHOLDS
 
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-
-
 @kernel
 def last_two(me: U64, opp: U64, plies: int, beta: int, U: Any, S: Any) -> int:
     """Exact value with ``plies`` in 0..2 left."""
@@ -129,12 +137,12 @@ def last_two(me: U64, opp: U64, plies: int, beta: int, U: Any, S: Any) -> int:
         return diff + 1 + 2 * max_gain(opp, empty, U)
     best = -INF
     e = empty
-    while e != _ZERO:
+    while e != ZERO:
         sq = lowest(e)
-        e &= e - _ONE
+        e &= e - ONE
         S[STATS + STAT_NODES] += 1
         flips = U[NBR + sq] & opp
-        bit = _ONE << np.uint64(sq)
+        bit = ONE << np.uint64(sq)
         # After the move the margin is diff + 1 + 2f; the reply wins 1 + 2 * its best flips.
         v = diff + 2 * popcount(flips) - 2 * max_gain(me | bit | flips, empty ^ bit, U)
         if v > best:
@@ -164,9 +172,9 @@ def last_three(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
     empty, near = near_first(me, opp, U, S)
     for part in range(2):
         e = near if part == 0 else empty & ~near
-        while e != _ZERO:
+        while e != ZERO:
             sq = lowest(e)
-            e &= e - _ONE
+            e &= e - ONE
             S[STATS + STAT_NODES] += 1
             child_me, child_opp, _ = play(me, opp, sq, U)
             v = -last_two(child_me, child_opp, 2, -max(alpha, best), U, S)
@@ -187,9 +195,9 @@ def last_four(me: U64, opp: U64, alpha: int, beta: int, U: Any, S: Any) -> int:
     first = True
     for part in range(2):
         e = near if part == 0 else empty & ~near
-        while e != _ZERO:
+        while e != ZERO:
             sq = lowest(e)
-            e &= e - _ONE
+            e &= e - ONE
             S[STATS + STAT_NODES] += 1
             child_me, child_opp, _ = play(me, opp, sq, U)
             low = max(alpha, best)
@@ -253,7 +261,7 @@ def prepare(
     occupied = me | opp
     if plies >= S[CFG + CFG_SOLVE_FIXED] and ply > 0:
         fixed = occupied & ~spread(empty, U)
-        if fixed != _ZERO:
+        if fixed != ZERO:
             total = popcount(occupied) + plies
             upper = total - 2 * popcount(fixed & opp)
             if upper <= alpha:
@@ -286,9 +294,9 @@ def prepare(
     two_ply = plies >= S[CFG + CFG_SOLVE_TWO_PLY]
     etc = S[CFG + CFG_TT] != 0 and plies - 1 >= tt_min and plies >= S[CFG + CFG_SOLVE_ETC]
     etc = etc and ply > 0
-    while e != _ZERO:
+    while e != ZERO:
         sq = lowest(e)
-        e &= e - _ONE
+        e &= e - ONE
         S[MOVES + base + n] = sq
         if sort:
             flips = U[NBR + sq] & opp
@@ -297,14 +305,14 @@ def prepare(
             elif two_ply:
                 # The untapered score (see evaluate.score), inline: the shared
                 # ordering.child_score, one call deeper, made 18-empty solves 7% slower.
-                bit = _ONE << np.uint64(sq)
+                bit = ONE << np.uint64(sq)
                 S[SCORES + base + n] = -score(opp ^ flips, me | bit | flips, plies - 1, False, U, S)
             else:
                 S[SCORES + base + n] = popcount(flips)
             if etc:
                 child_key = solver_key(child_hash(h, sq, flips, color, U), plies - 1, U)
                 word = probe(U, child_key)
-                if word != _ZERO and entry_bound(word) != LOWER and -entry_value(word) >= beta:
+                if word != ZERO and entry_bound(word) != LOWER and -entry_value(word) >= beta:
                     return -1, -entry_value(word), alpha, beta
         n += 1
     return n, 0, alpha, beta

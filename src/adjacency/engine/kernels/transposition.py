@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .bits import I64, U64, kernel, lowest
+from .bits import I64, ONE, U64, ZERO, kernel, lowest
 from .layout import TT, Z_O, Z_SIDE, Z_SIZE, Z_X, ZOB
 
 LOWER = 1
@@ -57,8 +57,6 @@ _DEPTH_SHIFT = np.uint64(16)
 _BOUND_SHIFT = np.uint64(24)
 _MOVE_SHIFT = np.uint64(26)
 _GENERATION_SHIFT = np.uint64(34)
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 ENTRY_BYTES = 16
 
@@ -87,15 +85,15 @@ def clear_table(U: np.ndarray) -> None:
 @kernel
 def position_hash(x: U64, o: U64, o_to_move: int, U: Any) -> U64:
     """The Zobrist hash of a position (without the plies-left word)."""
-    h = _ZERO
+    h = ZERO
     b = x
-    while b != _ZERO:
+    while b != ZERO:
         h ^= U[ZOB + Z_X + lowest(b)]
-        b &= b - _ONE
+        b &= b - ONE
     b = o
-    while b != _ZERO:
+    while b != ZERO:
         h ^= U[ZOB + Z_O + lowest(b)]
-        b &= b - _ONE
+        b &= b - ONE
     if o_to_move != 0:
         h ^= U[ZOB + Z_SIDE]
     return h
@@ -113,12 +111,12 @@ def probe(U: Any, key: U64) -> U64:
     """The data word stored for ``key`` (0 if absent or torn)."""
     i = _bucket(U, key)
     data = U[i + 1]
-    if data != _ZERO and U[i] ^ data == key:
+    if data != ZERO and U[i] ^ data == key:
         return data
     data = U[i + 3]
-    if data != _ZERO and U[i + 2] ^ data == key:
+    if data != ZERO and U[i + 2] ^ data == key:
         return data
-    return _ZERO
+    return ZERO
 
 
 @kernel
@@ -136,11 +134,11 @@ def store(U: Any, key: U64, value: int, depth: int, bound: int, move: int, gener
     old_key = U[i] ^ old
     if (
         old_key == key
-        or old == _ZERO
+        or old == ZERO
         or np.int64((old >> _GENERATION_SHIFT) & _BYTE) != (generation & 255)
         or np.int64((old >> _DEPTH_SHIFT) & _BYTE) <= depth
     ):
-        if old_key != key and old != _ZERO:
+        if old_key != key and old != ZERO:
             U[i + 2] = U[i]
             U[i + 3] = old
         U[i] = key ^ word
@@ -160,7 +158,7 @@ def lookup(U: Any, key: U64, depth: int, alpha: int, beta: int, cut: bool) -> tu
     by the search and the solver.
     """
     word = probe(U, key)
-    if word == _ZERO:
+    if word == ZERO:
         return NO_CUT, ABSENT
     move = entry_move(word)
     if cut and entry_depth(word) >= depth:
