@@ -173,36 +173,6 @@ def signed_in(
     return context, page, errors
 
 
-def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
-    browser: Any, program_league: tuple[str, Path], sent_program: str
-) -> None:
-    """The whole way in English on a laptop: sent from the page (:func:`sent_program`),
-    accepted with the form's default, then another option chosen there is the next
-    version, built and accepted."""
-    url, db = program_league
-    size = "laptop"
-    context, page, errors = signed_in(browser, url, sent_program, "en-GB", size)
-    select = program_form_shown(page, size)
-    # Another option is the next version: the same files, the choice in its manifest.
-    select.select_option("Local Search")
-    page.locator(".team-program[data-version='1'] button[type=submit]").click()
-    expect(page.locator("#status")).to_contain_text("Version 2 plays with this choice")
-    assert manifest_of(db, "arjuna", 2) == {
-        "choose": {"botType": "Local Search"},
-        "language": "javafx",
-    }
-    expect(page.locator("#versions tbody tr").first).to_contain_text("accepted")
-    expect(page.locator("#versions .team-detail").first).to_contain_text(
-        "plays Local Search as O: played 2 rounds with each colour against greedy"
-    )
-    second = page.locator(".team-program[data-version='2']")
-    second.locator("summary").click()
-    expect(second.get_by_label("Bot", exact=True)).to_have_value("Local Search")
-    assert axe_violations(page, EVERY_IMPACT) == []
-    assert errors == []
-    context.close()
-
-
 def program_form_shown(page: Any, size: str) -> Any:
     """The accepted version 1's verdict, its window as the dry run drew it and its one
     choice as a select set to the default, on a page that fits ``size`` and passes axe:
@@ -287,6 +257,36 @@ def test_a_choice_the_form_lacks_is_refused_in_its_words_and_keeps_nothing(
         assert api.get("/submissions/1/form").status_code == 404
         assert api.get("/submissions/1/window.png").status_code == 404
         decided(api)  # no build left behind
+
+
+def test_a_team_chooses_its_bot_in_its_programs_form_on_its_page(
+    browser: Any, program_league: tuple[str, Path], sent_program: str
+) -> None:
+    """The whole way in English on a laptop: sent from the page (:func:`sent_program`),
+    accepted with the form's default, then another option chosen there is the next
+    version, built and accepted."""
+    url, db = program_league
+    size = "laptop"
+    context, page, errors = signed_in(browser, url, sent_program, "en-GB", size)
+    select = program_form_shown(page, size)
+    # Another option is the next version: the same files, the choice in its manifest.
+    select.select_option("Local Search")
+    page.locator(".team-program[data-version='1'] button[type=submit]").click()
+    expect(page.locator("#status")).to_contain_text("Version 2 plays with this choice")
+    assert manifest_of(db, "arjuna", 2) == {
+        "choose": {"botType": "Local Search"},
+        "language": "javafx",
+    }
+    expect(page.locator("#versions tbody tr").first).to_contain_text("accepted")
+    expect(page.locator("#versions .team-detail").first).to_contain_text(
+        "plays Local Search as O: played 2 rounds with each colour against greedy"
+    )
+    second = page.locator(".team-program[data-version='2']")
+    second.locator("summary").click()
+    expect(second.get_by_label("Bot", exact=True)).to_have_value("Local Search")
+    assert axe_violations(page, EVERY_IMPACT) == []
+    assert errors == []
+    context.close()
 
 
 @pytest.mark.parametrize(("locale", "size"), [("en-GB", "laptop"), ("id-ID", "phone")])
