@@ -312,7 +312,8 @@ class Splitter:
         """Fail-soft value and best move (-1 if unknown) of a node searched by thread ``w``."""
         S = self.states[w]
         if plies < self.split_min:
-            value = self._kernel(w, me, opp, plies, alpha, beta, ply, h, color)
+            value = int(kv.solve(me, opp, plies, alpha, beta, ply, h, color, self.U, S))
+            self._after_kernel(w)
             return value, int(S[L.ROOT + L.ROOT_MOVE]) if ply == 0 else -1
         S[L.STATS + L.STAT_NODES] += 1
         n, value, alpha, beta = kv.prepare(me, opp, plies, alpha, beta, ply, h, color, self.U, S)
@@ -428,20 +429,11 @@ class Splitter:
 
     # ------------------------------------------------------------ abort flags
 
-    def _kernel(
-        self,
-        w: int,
-        me: Any,
-        opp: Any,
-        plies: int,
-        alpha: int,
-        beta: int,
-        ply: int,
-        h: Any,
-        color: int,
-    ) -> int:
+    def _after_kernel(self, w: int) -> None:
+        """After thread ``w``'s compiled solve: if its abort flag is set, clear it and raise
+        why the kernel stopped (its value is then no result): :class:`_Stopped` for a stop
+        or the node limit, :class:`_Cancelled` for a cut at a split point above it."""
         S = self.states[w]
-        value = int(kv.solve(me, opp, plies, alpha, beta, ply, h, color, self.U, S))
         if S[L.CTL + L.CTL_ABORT]:
             with self.lock:
                 S[L.CTL + L.CTL_ABORT] = 0
@@ -453,7 +445,6 @@ class Splitter:
                 # Neither a cut nor a stop: the node limit (should_stop) ends the solve.
                 self._halt()
                 raise _Stopped
-        return value
 
     def _cancel(self) -> None:
         """Under the lock: abort every thread whose work lies below a cut split point."""
