@@ -3,11 +3,12 @@ builder, bubblewrap, ``javac`` against OpenJFX, Xvfb): its Download ZIP, sent by
 ``adjacency league submit --choose`` with the team's choice of bot in its window, goes to
 accepted (its check a short game with each colour) and to rated games against the house
 bot that end on the board, every move of its side its chosen bot's own. Every other shape
-goes the same way with its form's defaults (``--program``, or unedited), two teams a
-league, and hostile programs (a mark on an occupied square, a crash followed by another
-exception) are refused at their check with the reason. The manifest the CLI writes is
-the one a team may put in its zip for the team page. (How each form is read and played,
-and each hostile program's check, are ``test_fx_programs.py``'s, through the driver.)"""
+goes the same way with its form's defaults (``--program``, or unedited), and hostile
+programs (a mark on an occupied square, a crash followed by another exception), two
+teams of one league, are refused at their check with the reason. The manifest the CLI
+writes is the one a team may put in its zip for the team page. (How each form is read
+and played, and each hostile program's check, are ``test_fx_programs.py``'s, through
+the driver.)"""
 
 from __future__ import annotations
 
@@ -148,18 +149,13 @@ def submit_program(
     assert main([*command, *(["--program"] if asked else [])]) == 0
 
 
-SHAPE_LEAGUES = {
-    # a league's id -> its teams: each a shape, whether sent with ``--program`` (else
-    # unedited, with a plain ``league submit``), and whether it is a course shape (its
-    # verdict and its recorded forms checked whole) or the program that floods its output
-    "per-side-and-mode": ((SHAPES[0], True, True), (SHAPES[2], False, True)),
-    "fixed-and-floods": ((SHAPES[3], False, True), (FLOODS, False, False)),
-}
-
-
-@pytest.mark.parametrize("league", SHAPE_LEAGUES)
+@pytest.mark.parametrize(
+    ("shape", "asked"),
+    [(SHAPES[0], True), (SHAPES[2], False), (SHAPES[3], False)],
+    ids=lambda v: v.name if isinstance(v, Shape) else ("--program" if v else "unedited"),
+)
 def test_every_shape_plays_rated_games_with_its_default_choice(
-    folder: Path, tmp_path: Path, fx_tools: None, league: str
+    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape, asked: bool
 ) -> None:
     """Each other shape of course project (a type per side with a person option, a game
     mode box, a fixed bot; first mover by check box and by combo box; FXML beside the
@@ -168,32 +164,35 @@ def test_every_shape_plays_rated_games_with_its_default_choice(
     real server, with its form's default: its bot is its first bot option (Minimax, from
     the top-left), as O in its window. Asked for with ``--program``, or sent unedited
     with a plain ``league submit``: a league of 8x8 games from the start plays a course
-    program through its window unasked. A program whose bot prints megabytes of stack
-    traces a move (every square it tries) is accepted and plays so too: its prints are
-    drained, never counted, and never end its game. Two teams a league, built side by
-    side by the league's builder, each playing the house bot or the other team."""
-    teams = SHAPE_LEAGUES[league]
+    program through its window unasked."""
     db = folder / "league.db"
-    tokens = teams_league(db, tuple(shape.name for shape, _, _ in teams))
+    token = program_league(db)
+    project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=8 << 20)
     with served(db) as (url, _):
-        for shape, asked, _ in teams:
-            size = 8 << 20 if shape in SHAPES else 1 << 20
-            project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=size)
-            submit_program(url, project, tokens[shape.name], tmp_path, asked, shape.name)
-        for shape, _, course in teams:
-            detail = accepted(url, tokens[shape.name])["detail"]
-            assert ": played 2 rounds" in detail, (shape.name, detail)
-            if course:
-                assert "plays " in detail and " as O" in detail, (shape.name, detail)
-                assert detail.startswith(f"program {main_class(shape)}, plays "), (
-                    shape.name,
-                    detail,
-                )
-        for shape, _, _ in teams:
-            rated_games_by_its_bot(db, shape.name, from_top=True)
-    for shape, _, course in teams:
-        if course:
-            assert_forms_recorded(db, shape, shape.name)
+        submit_program(url, project, token, tmp_path, asked)
+        version = accepted(url, token)
+        assert "plays " in version["detail"] and " as O" in version["detail"]
+        assert ": played 2 rounds" in version["detail"], version["detail"]
+        assert version["detail"].startswith(f"program {main_class(shape)}, plays ")
+        rated_games_by_its_bot(db, "team1", from_top=True)
+    assert_forms_recorded(db, shape)
+    wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def test_a_program_that_floods_its_output_plays_its_games(
+    folder: Path, tmp_path: Path, fx_tools: None
+) -> None:
+    """A program whose bot prints megabytes of stack traces a move (every square it tries)
+    is accepted and plays rated games with each colour to their end through the real
+    server: its prints are drained, never counted, and never end its game."""
+    db = folder / "league.db"
+    token = program_league(db)
+    project = download_zip(FLOODS, tmp_path / "floods-main.zip", sdk_bytes=1 << 20)
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path, asked=False)
+        version = accepted(url, token)
+        assert ": played 2 rounds" in version["detail"], version["detail"]
+        rated_games_by_its_bot(db, "team1", from_top=True)  # its form's default bot, Minimax
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
