@@ -11,6 +11,7 @@ the test watches only what it started.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import subprocess
 import threading
@@ -129,3 +130,16 @@ def _end(started: list[subprocess.Popen[bytes]]) -> None:
         process.kill()
     for process in started:
         process.wait()
+
+
+@contextlib.contextmanager
+def no_collection() -> Iterator[None]:
+    """Python's cycle collector held off in the block: a full collection in a pytest
+    worker that has run thousands of tests costs the thread a second or more of CPU,
+    which a lexer's budget of the thread's CPU time counts, so a text well within it
+    would be cut where it is not in a fresh process (a server's digest worker)."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
