@@ -283,9 +283,9 @@ def test_move_confirmation_holds_the_first_tap_until_a_second_or_play(
     tap(tab, "c3")
     expect(selected).to_have_attribute("data-square", "c3")
     tab.locator("#confirm-move-play").click()
-    shown_plies(tab, 3)
+    shown_plies(tab, 3)  # drawn at once, the server's answer after it
     expect(tab.locator('#board [data-square="c3"]')).to_be_focused()  # not lost with the bar
-    assert moves(server, game_id) == ["d4", "a6", "c3"]
+    wait_until(lambda: moves(server, game_id) == ["d4", "a6", "c3"], what="the move played")
     expect(selected).to_have_count(0)
     check_page(tab)
     tab.context.close()
@@ -298,8 +298,8 @@ def test_typed_moves_are_not_held_and_watchers_have_no_confirmation(
     tab.locator("#confirm-moves").check()
     tab.locator("#move-input").fill("c3")
     tab.locator("#move-input").press("Enter")
-    shown_plies(tab, 1)
-    assert moves(server, game_id) == ["c3"]
+    shown_plies(tab, 1)  # drawn at once, the server's answer after it
+    wait_until(lambda: moves(server, game_id) == ["c3"], what="the typed move played")
     assert tab.console_errors == []
     tab.context.close()
     # A watcher (another device) moves nothing: no setting offered.
