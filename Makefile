@@ -83,7 +83,8 @@ constraints: $(VENV)/.installed-dev
 
 # Derandomised hypothesis (the ci profile of tests/conftest.py): every run draws the
 # examples CI drew. The 15 slowest tests are printed; tests/time_guard.py names any test
-# over 60 s (and fails the run under CI).
+# over 60 s (and fails the run under CI). A test that fails is run once more (--reruns 1):
+# the run passes if it then passes, and tests/time_guard.py names it with its failure.
 pytest: $(VENV)/.installed-dev browser deploy-tools sandbox-tools javafx-tools typescript-tools
 	@echo "compiling the engine's kernels (numba's cache) before any test's clock starts"
 	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
@@ -91,7 +92,8 @@ pytest: $(VENV)/.installed-dev browser deploy-tools sandbox-tools javafx-tools t
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir .test-site/site 2> .test-site.log \
 		|| { tail -40 .test-site.log; exit 1; }
 	ADJACENCY_TEST_SITE=.test-site/site HYPOTHESIS_PROFILE=ci \
-		$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15 $(PYTEST_ARGS)
+		$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15 --reruns 1 -raR \
+		$(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

@@ -12,10 +12,16 @@ TESTS = Path(__file__).resolve().parent
 
 
 def run_plugin_suite(
-    tmp_path: Path, plugin: str, body: str, ci: str | None, **env_extra: str
+    tmp_path: Path,
+    plugin: str,
+    body: str,
+    ci: str | None,
+    args: tuple[str, ...] = (),
+    **env_extra: str,
 ) -> subprocess.CompletedProcess[str]:
-    """``body`` as ``test_small.py`` under ``tmp_path``, run with only ``plugin`` loaded,
-    ``CI`` set to ``ci`` (or unset) and the variables ``env_extra`` added."""
+    """``body`` as ``test_small.py`` under ``tmp_path``, run with only ``plugin`` loaded
+    (besides the installed plugins pytest loads itself), pytest's ``args``, ``CI`` set to
+    ``ci`` (or unset) and the variables ``env_extra`` added."""
     (tmp_path / "test_small.py").write_text(body)
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])
@@ -24,6 +30,6 @@ def run_plugin_suite(
         env["CI"] = ci
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", plugin, "-p", "no:cacheprovider",
-         "-q", "--rootdir", str(tmp_path), "-c", os.devnull, str(tmp_path)],
+         "-q", "--rootdir", str(tmp_path), "-c", os.devnull, *args, str(tmp_path)],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120, check=False,
     )  # fmt: skip

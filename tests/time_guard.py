@@ -24,11 +24,20 @@ BUDGET_SECONDS = 60.0
 BUDGET_VARIABLE = "ADJACENCY_TEST_BUDGET"
 """Overrides :data:`BUDGET_SECONDS` (seconds): the guard's own tests use a small budget."""
 
+FAILURE_LINES = 40
+"""How many of a failed attempt's last traceback lines the run shows for a test run again."""
+
 STRICT_VARIABLE = "CI"
 """When set (non-empty), a test over the budget makes the run fail (exit status 1)."""
 
 _TIMES: dict[str, float] = defaultdict(float)
-"""Each test's seconds so far, by node id (in this process: the controller under xdist)."""
+"""Each test's seconds so far in its current attempt, by node id (in this process: the
+controller under xdist)."""
+
+_RETRIED: dict[str, list[tuple[float, str]]] = defaultdict(list)
+"""The seconds and the failure (its traceback's last lines) of each failed attempt of a test that ``make test`` ran again
+(pytest-rerunfailures' ``--reruns``), by node id: each attempt is judged on its own, and
+the run names every test that failed once, so a flaky test is seen, not hidden."""
 
 
 def budget() -> float:
@@ -42,12 +51,17 @@ def budget() -> float:
 
 def pytest_configure(config: pytest.Config) -> None:
     _TIMES.clear()
+    _RETRIED.clear()
     budget()  # a bad override is a usage error before any test runs
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Adds each phase's duration to its test (the controller gets every report under xdist)."""
+    """Adds each phase's duration to its test's attempt (the controller gets every report
+    under xdist); a failed attempt that is run again ends that attempt."""
     _TIMES[report.nodeid] += report.duration
+    if report.outcome == "rerun":
+        failure = "\n".join(report.longreprtext.splitlines()[-FAILURE_LINES:])
+        _RETRIED[report.nodeid].append((_TIMES.pop(report.nodeid), failure))
 
 
 def over_budget() -> list[tuple[str, float]]:
@@ -59,8 +73,25 @@ def over_budget() -> list[tuple[str, float]]:
     )
 
 
+def retried() -> list[tuple[str, list[tuple[float, str]]]]:
+    """The tests that failed and were run again, with each failed attempt's seconds and
+    failure."""
+    return sorted(_RETRIED.items())
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    again = retried()
+    if again:
+        terminalreporter.section("tests that failed and were run again", sep="!", yellow=True)
+        terminalreporter.write_line(f"{len(again)} test(s) failed and were run again:", yellow=True)
+        for nodeid, attempts in again:
+            for seconds, failure in attempts:
+                terminalreporter.write_line(
+                    f"  failed after {seconds:.1f} s  {nodeid}", yellow=True
+                )
+                for line in failure.splitlines():
+                    terminalreporter.write_line(f"    {line}")
     slow = over_budget()
     if not slow:
         return
