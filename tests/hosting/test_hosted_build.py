@@ -1,8 +1,10 @@
 """A submission built, checked and played in the sandbox (adjacency.hosting), through the
 real bubblewrap, javac and JVM: the course project as a team has it is built unedited and
-accepted; a project that does not compile is refused with javac's own words; bots that
-loop, answer illegally or crash are refused with the position they failed on; and where
-no sandbox can start, nothing is built."""
+accepted; a project whose bot needs Java 19 is built by ecj and checked on the newer
+runtime, and refused naming the feature where the server has none; a project that does
+not compile is refused with javac's own words; bots that loop, answer illegally or crash
+are refused with the position they failed on; and where no sandbox can start, nothing is
+built."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import pytest
 from adjacency.hosting.check import check_bot, check_positions
 from adjacency.hosting.java_build import BuildFailed
 from adjacency.hosting.kinds import WINDOWS_ONLY, build_submission
+from adjacency.hosting.newer_jdk import JAVA_ARG, NEWER_JAVA_ENV, newer_jdk
 from adjacency.hosting.player import hosted_bot
 from adjacency.sandbox import SandboxUnavailable
 from sandbox_helpers import reachable_folder
@@ -65,6 +68,55 @@ def test_the_course_project_builds_unedited_and_passes_the_check(folder: Path) -
     assert "tubes-main/javafx-sdk-17/bin/glass.dll" in built.left_out
     verdict = check_bot(
         lambda: hosted_bot(built.folder, built.bot, built.args),
+        rows=6,
+        cols=6,
+        rounds=6,
+        seconds=2.0,
+        kind=built.kind,
+    )
+    assert verdict.accepted, verdict.detail
+    assert "4 positions answered legally" in verdict.detail
+
+
+JAVA_19_POOL = (
+    "try (java.util.concurrent.ExecutorService pool ="
+    " java.util.concurrent.Executors.newSingleThreadExecutor()) {"
+    " pool.submit(() -> buttons.length); }"
+)
+"""What a bot written on a student's JDK 19+ does: an ``ExecutorService`` closed by
+try-with-resources (``AutoCloseable`` from Java 19), which ``javac`` 17 refuses."""
+
+
+def test_a_bot_that_needs_java_19_is_built_and_checked_on_the_newer_java(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the kit's adapter (a league that plays no window): refused with the feature
+    named where the server has no newer Java, else built by ``ecj`` for it, its Java
+    recorded before its arguments, and checked on that runtime in the sandbox (its
+    classes and ``ExecutorService.close`` are Java 19's: Java 17 runs neither)."""
+    jdk = newer_jdk()
+    assert jdk is not None, "the newer Java: pip install -e '.[newjava]' and apt-get install ecj"
+    sources = course_sources()
+    head = "public int[] move(Button[][] buttons, int roundsLeft, boolean isX) {"
+    assert head in sources["src/Bot.java"]
+    sources["src/Bot.java"] = sources["src/Bot.java"].replace(head, f"{head}\n{JAVA_19_POOL}")
+    project = project_zip(sources)
+    with monkeypatch.context() as alone:  # the server's Java 17 alone
+        alone.setenv(NEWER_JAVA_ENV, str(folder.parent / "no-newer-java"))
+        with pytest.raises(BuildFailed) as refused:
+            build_submission(project, folder.parent / "alone", windows=False)
+    told = str(refused.value)
+    assert (
+        "its sources need Java 19 or newer, and this server builds and runs them with "
+        "Java 17: Bot.java:" in told
+    ), told
+    assert ": an ExecutorService in try-with-resources (AutoCloseable from Java 19)." in told
+    assert "javac failed:" in told and "ecj" not in told
+    built = build_submission(project, folder, windows=False)
+    assert (built.kind, built.bot, built.args) == ("java", "Bot", [f"{JAVA_ARG}{jdk.java}"])
+    assert built.label == f"bot Bot on Java {jdk.java}"
+    verdict = check_bot(
+        lambda: hosted_bot(built.folder, built.bot, built.args, kind=built.kind),
         rows=6,
         cols=6,
         rounds=6,

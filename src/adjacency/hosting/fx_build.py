@@ -51,9 +51,9 @@ from .build_output import build_bytes
 from .intake import IntakeRefused
 from .java_build import BuildFailed
 from .java_versions import SERVER_JAVA
-from .newer_jdk import ECJ_LEVEL, jdk_for, newer_jdk
+from .newer_jdk import ECJ_LEVEL, newer_jdk, on_java
 from .packing import program_files
-from .sandbox_build import BUILD_LIMITS, JAVAC, JVM_OPTIONS, ecj, javac
+from .sandbox_build import BUILD_LIMITS, JAVAC, JVM_OPTIONS, compile_java, javac
 
 FX_MODULES = "/usr/share/openjfx/lib"
 """Debian's OpenJFX (package ``openjfx``): the modules' jars."""
@@ -77,11 +77,6 @@ BUILD_FILE = "fx.json"
 """The file of a build folder naming its main class and the Java that built it and runs
 it (:func:`load_fx`)."""
 
-JAVA_ARG = "--java="
-"""The argument, before the driver's, that names the Java a build runs on where it is not
-:data:`~.java_versions.SERVER_JAVA` (:meth:`FxBuild.run_args`; read by
-:func:`~.fx_run.command_line`)."""
-
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _APPLICATION = re.compile(r"\bclass\s+(\w+)\s+extends\s+(?:javafx\.application\.)?Application\b")
 _MAIN = re.compile(r"\bstatic\s+void\s+main\s*\(")
@@ -99,8 +94,9 @@ class FxBuild:
 
     def run_args(self) -> list[str]:
         """What goes before the driver's arguments to run it on its Java: nothing on the
-        server's, else :data:`JAVA_ARG` with its version."""
-        return [] if self.java == SERVER_JAVA else [f"{JAVA_ARG}{self.java}"]
+        server's, else :data:`~.newer_jdk.JAVA_ARG` with its version
+        (:func:`~.newer_jdk.on_java`)."""
+        return on_java(self.java, [])
 
     @property
     def classes(self) -> Path:
@@ -352,8 +348,8 @@ def build_fx(project: Path, folder: Path, cache: Path | None = None) -> FxBuild:
     naming what is missing; :class:`~adjacency.sandbox.SandboxUnavailable` where no
     sandbox can start. Sources that ``javac`` 17 refuses for a later Java's feature are
     built again by ``ecj`` for the newer runtime where this server has one that has the
-    feature (:func:`~.newer_jdk.jdk_for`), recorded in :data:`BUILD_FILE`; where that
-    fails too, both refusals are told.
+    feature (:func:`~.sandbox_build.compile_java`, the one build of Java sources),
+    recorded in :data:`BUILD_FILE`; where that fails too, both refusals are told.
 
     A build of the same files by the same toolchain (:func:`fx_toolchain`) is copied from
     the build cache instead (:mod:`.build_cache`, its folder
@@ -396,23 +392,8 @@ def _compile(
     classes = folder / "classes"
     classes.mkdir()
     modules = ("--module-path", FX_MODULES, "--add-modules", FX_ADD_MODULES)
-    java = SERVER_JAVA
-    try:
-        javac(inside, tree, classes, LISTING, options=modules)
-    except BuildFailed as refused:
-        jdk = jdk_for(str(refused), newer_jdk())
-        if jdk is None:
-            raise
-        shutil.rmtree(classes)
-        classes.mkdir()
-        try:
-            ecj(inside, tree, classes, LISTING, jdk, options=modules)
-        except BuildFailed as also:
-            raise BuildFailed(
-                f"{refused}\nbuilt for Java {jdk.java} with ecj at Java {ECJ_LEVEL}'s "
-                f"language, it failed too:\n{also}"
-            ) from None
-        java = jdk.java
+    jdk = compile_java(inside, tree, classes, LISTING, options=modules)
+    java = SERVER_JAVA if jdk is None else jdk.java
     resources = folder / "resources"
     resources.mkdir()
     resources.chmod(0o755)

@@ -45,13 +45,13 @@ from .fx_build import (
     DRIVER_MODULE,
     FX_ADD_MODULES,
     FX_MODULES,
-    JAVA_ARG,
     FxBuild,
     driver_module,
 )
 from .fx_recipe import Recipe
 from .java_build import BuildFailed
-from .newer_jdk import NEWER_JAVA_PATH, newer_java_command, newer_jdk
+from .java_versions import SERVER_JAVA
+from .newer_jdk import newer_binds, newer_java_command, newer_jdk, run_java
 from .picture import PictureRefused, clean_png
 from .sandbox_build import JAVA
 from .team_words import STDERR_HEAD, told_stderr
@@ -78,14 +78,10 @@ class _FxBinds(Mapping[str, Path]):
             return driver_module()
         if key == self._FONTS:
             return Path(self._FONTS)
-        jdk = newer_jdk() if key == NEWER_JAVA_PATH else None
-        if jdk is not None:
-            return jdk.home
-        raise KeyError(key)
+        return newer_binds(newer_jdk())[key]
 
     def _keys(self) -> tuple[str, ...]:
-        newer = (NEWER_JAVA_PATH,) if newer_jdk() is not None else ()
-        return (self._FONTS, DRIVER_PATH, *newer)
+        return (self._FONTS, DRIVER_PATH, *newer_binds(newer_jdk()))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._keys())
@@ -201,11 +197,10 @@ def command_line(main: str, driver_args: list[str]) -> list[str]:
     descriptors). The team's classes see the JDK's modules as a program on the class path
     does (``ALL-DEFAULT``) and JavaFX's. A build for a newer Java
     (:meth:`~.fx_build.FxBuild.run_args`: ``driver_args`` begin with
-    :data:`~.fx_build.JAVA_ARG`) runs on the newer runtime
+    :data:`~.newer_jdk.JAVA_ARG`, :func:`~.newer_jdk.run_java`) runs on the newer runtime
     (:func:`~.newer_jdk.newer_java_command`), any other on the server's ``java``."""
-    newer = bool(driver_args) and driver_args[0].startswith(JAVA_ARG)
-    if newer:
-        driver_args = driver_args[1:]
+    on, driver_args = run_java(driver_args)
+    newer = on != SERVER_JAVA
     java = [
         *(newer_java_command() if newer else [JAVA]),
         *FX_JVM_OPTIONS,

@@ -14,7 +14,9 @@ through its window (:attr:`ProgramKind.window`), whose check is a short game wit
 colour (:mod:`.fx_check`).
 
 - ``java``: a course project compiled with ``javac`` against the kit, the bot chosen by
-  the runner's inspection; played by the kit's runner with that class.
+  the runner's inspection; played by the kit's runner with that class. Sources that
+  need a later Java than the server's 17 are built and played on its newer Java where
+  it has one (:mod:`.newer_jdk`).
 - each language named by an entry file (:data:`~.languages.PROGRAMS`): a program speaking
   the engine protocol (the kits, one's own), checked by its language's check; played by
   its language's run command from its entry file.
@@ -49,7 +51,9 @@ from .fx_kind import BUILD, LANGUAGE, build_fx_submission, fx_choices, fx_comman
 from .fx_run import FX_BINDS, FX_ENV, FX_LIMITS, DrivenBot
 from .intake import MANIFEST, Intake, take_in
 from .java_build import RUNNER, BuildFailed
+from .java_versions import SERVER_JAVA
 from .languages import LANGUAGES, Compiled, Language
+from .newer_jdk import NEWER_BINDS, NEWER_JAVA, run_java
 from .sandbox_build import JAVA, JVM_OPTIONS, HostedBuild, build_compiled, build_java, build_program
 from .scripts import Program, choose, run_command
 
@@ -89,8 +93,12 @@ class ProgramKind:
 
 
 def _java_command(bot: str, args: list[str]) -> list[str]:
-    """The kit's runner playing the class ``bot`` of the build at :data:`SUBMISSION`."""
-    return [JAVA, *JVM_OPTIONS, "-cp", SUBMISSION, RUNNER, bot, *args]
+    """The kit's runner playing the class ``bot`` of the build at :data:`SUBMISSION`, on
+    the Java it was built for (:func:`~.newer_jdk.run_java`: the server's ``java``, or the
+    newer runtime's that the kind binds, :data:`~.newer_jdk.NEWER_BINDS`)."""
+    java, own = run_java(args)
+    runtime = JAVA if java == SERVER_JAVA else NEWER_JAVA
+    return [runtime, *JVM_OPTIONS, "-cp", SUBMISSION, RUNNER, bot, *own]
 
 
 def _script_command(language: str) -> Callable[[str, list[str]], list[str]]:
@@ -110,7 +118,12 @@ def _language_kind(language: Language) -> ProgramKind:
     (:class:`~.languages.Compiled`) and played by its run command."""
     if language.build is None:
         return ProgramKind(
-            language.word, build_java, _java_command, language.limits, language.start
+            language.word,
+            build_java,
+            _java_command,
+            language.limits,
+            language.start,
+            NEWER_BINDS,  # the runtime of a build for the newer Java
         )
     build = build_compiled if isinstance(language.build, Compiled) else build_program
     command = _script_command(language.word)
@@ -230,9 +243,8 @@ def _adapter_finds(intake: Intake, out: Path) -> str:
         return f"nor can the kit's adapter play its bot: {direct}"
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    manifest = json.dumps(
-        {"class": built.bot, "args": built.args} if built.args else {"class": built.bot}
-    )
+    _, args = run_java(built.args)  # the team's own, without the Java it runs on
+    manifest = json.dumps({"class": built.bot, "args": args} if args else {"class": built.bot})
     return (
         f"the kit's adapter can play its {built.label}: to play that bot instead, put "
         f"{MANIFEST} in the project with {manifest}"

