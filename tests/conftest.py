@@ -55,6 +55,7 @@ import pytest
 from hypothesis import Phase, settings
 
 import arena_fakes
+from adjacency.league.play.hosted import SHARE_FLOOR_ENV
 from adjacency.sandbox.pressure import PRESSURE_ENV
 from browser_helpers import chromium
 from kit_helpers import build_java
@@ -79,6 +80,10 @@ __all__ = ["browser", "held_port", "java_build", "ray_cluster", "sandbox_box"]
 # its cap, and each test whose absent bot must lose would wait that out. The waits in
 # machine time are tested with readings of their own (tests/league/test_machine_time.py).
 os.environ.setdefault(PRESSURE_ENV, "none")
+# Nor do they hold new games while the latest hosted moves waited for their cores: the
+# suite's other tests are what they waited for, and each hold lasts the 30 s window. The
+# hold is tested with a floor of its own (tests/league/test_hosted_share.py).
+os.environ.setdefault(SHARE_FLOOR_ENV, "0")
 
 settings.register_profile(
     "ci",

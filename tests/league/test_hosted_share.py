@@ -6,11 +6,26 @@ from __future__ import annotations
 
 import time
 
-from adjacency.league.play.hosted import SHARE_FLOOR, SHARE_WINDOW, HostedPlayers
+import pytest
+
+from adjacency.core.errors import AdjacencyError
+from adjacency.league.play.hosted import (
+    SHARE_FLOOR,
+    SHARE_FLOOR_ENV,
+    SHARE_WINDOW,
+    HostedPlayers,
+)
+
+
+@pytest.fixture(autouse=True)
+def product_floor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The product's floor, not the suite's (tests/conftest.py sets none for its servers)."""
+    monkeypatch.delenv(SHARE_FLOOR_ENV, raising=False)
 
 
 def test_games_wait_while_the_latest_moves_had_too_little_of_their_cores() -> None:
     hosted = HostedPlayers(None, jobs=2)
+    assert hosted.share_floor == SHARE_FLOOR
     now = time.monotonic()
     assert hosted.core_share(now) is None and hosted.room() == 2  # nothing measured yet
     hosted.shares.append((now - 5.0, 0.9, 0.1))  # a move that had its core
@@ -30,3 +45,28 @@ def test_moves_that_neither_computed_nor_waited_say_nothing() -> None:
     now = time.monotonic()
     hosted.shares.extend([(now, 0.001, 0.0), (now, 0.0, 0.002)])  # answered at once
     assert hosted.core_share(now) is None and hosted.room() == 1
+
+
+def test_a_server_s_floor_comes_from_its_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = time.monotonic()
+    starved = (now - 1.0, 0.3, 2.7)  # a tenth of its core
+    monkeypatch.setenv(SHARE_FLOOR_ENV, "0")  # as the suite's servers run: never held
+    never = HostedPlayers(None, jobs=1)
+    never.shares.append(starved)
+    assert never.core_share(now) == pytest.approx(0.1)
+    assert not never.held(now) and never.room() == 1
+    monkeypatch.setenv(SHARE_FLOOR_ENV, " 0.05 ")
+    lower = HostedPlayers(None, jobs=1)
+    lower.shares.append(starved)
+    assert lower.share_floor == 0.05 and not lower.held(now)
+    lower.shares.append((now - 0.5, 0.0, 6.0))  # another move that got nothing: 0.03
+    assert lower.held(now) and lower.room() == 0
+
+
+@pytest.mark.parametrize("text", ["half", "1.5", "-0.1", "nan", "inf"])
+def test_a_floor_that_is_not_a_share_is_refused_naming_it(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    monkeypatch.setenv(SHARE_FLOOR_ENV, text)
+    with pytest.raises(AdjacencyError, match=rf"{SHARE_FLOOR_ENV}='{text}' is not a share"):
+        HostedPlayers(None, jobs=1)

@@ -37,6 +37,8 @@ import asyncio
 import collections
 import concurrent.futures
 import logging
+import math
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -44,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...core import Color
+from ...core.errors import AdjacencyError
 from ...hosting.player import Choice, load_choice
 from ...hosting.ray_seats import RaySeats
 from ...hosting.seat import Answer as Answer  # re-exported: the league's games read it here
@@ -70,6 +73,11 @@ which no new game with a hosted side starts (:meth:`HostedPlayers.room`): while 
 machine cannot give its games their cores, a new game waits in the pairing rather than
 start only to be slowed (what it is not given is never charged, but its game drags)."""
 
+SHARE_FLOOR_ENV = "ADJACENCY_SHARE_FLOOR"
+"""The environment variable that sets a server's floor in place of :data:`SHARE_FLOOR`
+(a share of a core from 0 to 1; ``0``: no game is held for the machine's load, as the
+test suite's servers run, whose two workers keep two cores busy themselves)."""
+
 SHARE_WINDOW = 30.0
 """Seconds of hosted moves :meth:`HostedPlayers.core_share` reads (the latest): once
 none is that recent, games start again (the machine may have freed its cores)."""
@@ -77,6 +85,24 @@ none is that recent, games start again (the machine may have freed its cores).""
 THREADS = 64
 """Threads of the seats' pool: each game's hosted sides block one while they start,
 move or end (most of that time waiting on a pipe, not computing)."""
+
+
+def share_floor() -> float:
+    """The floor in force: :data:`SHARE_FLOOR_ENV`'s share where set, else
+    :data:`SHARE_FLOOR`; a value that is not a share from 0 to 1 is refused, naming it."""
+    text = os.environ.get(SHARE_FLOOR_ENV, "").strip()
+    if not text:
+        return SHARE_FLOOR
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise AdjacencyError(
+            f"{SHARE_FLOOR_ENV}={text!r} is not a share of a core from 0 to 1 (the share "
+            "of their cores the latest hosted moves had below which new games wait)"
+        )
+    return value
 
 
 @dataclass(frozen=True)
@@ -140,6 +166,8 @@ class HostedPlayers:
         self.remote: RaySeats | None = None
         """The games' actors on the Ray cluster (``executor`` ``ray``, once started)."""
         self.jobs_count = max(1, jobs or default_slots())
+        self.share_floor = share_floor()
+        """The share of a core below which new games wait (:meth:`held`)."""
         self.slots = Slots(self.jobs_count)
         """The server's slots of computing sides (:class:`~adjacency.hosting.slots.Slots`):
         hosted moves and starts here, and the builder's builds and checks (on a Ray
@@ -212,9 +240,10 @@ class HostedPlayers:
 
     def held(self, now: float | None = None) -> bool:
         """Whether new games with a hosted side wait in the pairing: the machine gave
-        the latest hosted moves less than :data:`SHARE_FLOOR` of their cores."""
+        the latest hosted moves less than :attr:`share_floor` of their cores
+        (:data:`SHARE_FLOOR` unless :data:`SHARE_FLOOR_ENV` says otherwise)."""
         share = self.core_share(now)
-        return share is not None and share < SHARE_FLOOR
+        return share is not None and share < self.share_floor
 
     def start(self) -> None:
         """Check that the sandbox starts here; where it does not, no member is hosted
