@@ -5,6 +5,7 @@ the machine can, or once no recent move says otherwise."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from adjacency.league.play.hosted import (
     SHARE_WINDOW,
     HostedPlayers,
 )
+from cli_helpers import run
 
 
 @pytest.fixture(autouse=True)
@@ -70,3 +72,14 @@ def test_a_floor_that_is_not_a_share_is_refused_naming_it(
     monkeypatch.setenv(SHARE_FLOOR_ENV, text)
     with pytest.raises(AdjacencyError, match=rf"{SHARE_FLOOR_ENV}='{text}' is not a share"):
         HostedPlayers(None, jobs=1)
+
+
+def test_league_serve_refuses_a_bad_floor_before_the_file_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(SHARE_FLOOR_ENV, "half")
+    db = tmp_path / "class.db"
+    status, out, err = run(capsys, "league", "serve", "--db", str(db), "--port", "0")
+    assert status == 2 and out == ""
+    assert err.startswith(f"adjacency league: error: {SHARE_FLOOR_ENV}='half' is not a share")
+    assert not db.exists()

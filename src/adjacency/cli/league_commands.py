@@ -505,8 +505,9 @@ def run_serve(args: argparse.Namespace) -> int:
     """``adjacency league serve``: serve the league in ``--db`` (created on first use)
     until Ctrl-C or SIGTERM (:func:`adjacency.league.http.server.serve`); returns 0. Settings
     that differ from the league's own, a port out of range, ``--certfile`` without
-    ``--keyfile`` (or the reverse), ``--ray-address`` without ``--executor ray``, or an
-    address or port that cannot be used print one
+    ``--keyfile`` (or the reverse), ``--ray-address`` without ``--executor ray``, a
+    floor of :data:`~adjacency.league.play.hosted.SHARE_FLOOR_ENV` that is not a share,
+    or an address or port that cannot be used print one
     error line: status 2. The address and port are taken before the league is opened,
     so a port in use creates no league file and prints no admin token."""
     from ..league.http.limits import LeagueLimits
@@ -523,6 +524,14 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     if args.ray_address is not None and args.executor != "ray":
         print("adjacency league: error: --ray-address needs --executor ray", file=sys.stderr)
+        return 2
+    from ..core.errors import AdjacencyError
+    from ..league.play.hosted import share_floor
+
+    try:
+        share_floor()  # the environment's floor, refused before any league file is made
+    except AdjacencyError as exc:
+        print(f"adjacency league: error: {exc}", file=sys.stderr)
         return 2
     from ..league.league_file import LeagueStore
 
