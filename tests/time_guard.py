@@ -35,9 +35,10 @@ _TIMES: dict[str, float] = defaultdict(float)
 controller under xdist)."""
 
 _RETRIED: dict[str, list[tuple[float, str]]] = defaultdict(list)
-"""The seconds and the failure (its traceback's last lines) of each failed attempt of a test that ``make test`` ran again
-(pytest-rerunfailures' ``--reruns``), by node id: each attempt is judged on its own, and
-the run names every test that failed once, so a flaky test is seen, not hidden."""
+"""The seconds and the failure (its traceback's last lines) of each failed attempt of a
+test that ``make test`` ran again (pytest-rerunfailures' ``--reruns``), by node id: each
+attempt is judged on its own, and the run names every test that failed once, so a flaky
+test is seen, not hidden."""
 
 
 def budget() -> float:
