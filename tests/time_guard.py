@@ -60,7 +60,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Adds each phase's duration to its test's attempt (the controller gets every report
     under xdist); a failed attempt that is run again ends that attempt."""
     _TIMES[report.nodeid] += report.duration
-    if report.outcome == "rerun":
+    if str(report.outcome) == "rerun":  # pytest-rerunfailures sets it beyond pytest's three
         failure = "\n".join(report.longreprtext.splitlines()[-FAILURE_LINES:])
         _RETRIED[report.nodeid].append((_TIMES.pop(report.nodeid), failure))
 
