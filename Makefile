@@ -115,10 +115,13 @@ docs: $(VENV)/.installed-dev
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 # The visual regression test's pictures taken anew (tests/visual/baselines/, every page
-# state at 1366x768 and 390x844 in English and Indonesian) and the docs' phone pictures
-# (docs/screenshots/phone-id-*.png), after a change of a page's look: review, then commit.
+# state at 1366x768 and 390x844 in English and Indonesian), the docs' phone pictures
+# (docs/screenshots/phone-id-*.png) and the puzzle runs' end screens in both languages at
+# 1366x768, 1280x720 and 390x844, after a change of a page's look: review, then commit.
 screenshots: $(VENV)/.installed-dev browser
-	ADJACENCY_SCREENSHOTS=1 $(BIN)/python -m pytest -n 0 -q tests/integrations/test_pages_look_as_before.py
+	ADJACENCY_SCREENSHOTS=1 $(BIN)/python -m pytest -n 0 -q tests/integrations/test_pages_look_as_before.py \
+		tests/web/test_puzzles_browser.py::test_a_timed_run_ends_on_its_end_screen_with_its_puzzles_to_replay \
+		tests/web/test_puzzle_runs_browser.py::test_a_streak_skips_once_by_next_and_ends_on_its_end_screen
 
 bench: $(VENV)/.installed-run
 	$(BIN)/adjacency bench

@@ -185,6 +185,26 @@ CASES = each_once(LOCALES, SIZES)
 visual baselines picture their page states in every language at every size
 (``tests/integrations/test_pages_look_as_before.py``)."""
 
+SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
+"""Set to 1, the browser tests write their screenshots into docs/screenshots/ (the
+pictures of the docs, ``make screenshots``), otherwise into a temporary folder; and the
+tests that picture a page state for the docs (:func:`pictured`) run it in every language
+at every window of :data:`WINDOWS`."""
+
+
+def pictured(cases: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``cases`` (``(locale, window)`` pairs), or with :data:`SHOTS_ENV` set to 1 every
+    language of :data:`LOCALES` at every window of :data:`WINDOWS`: the docs picture such
+    a state in each, while the suite checks it in :data:`CASES`' few."""
+    if os.environ.get(SHOTS_ENV) != "1":
+        return cases
+    return [(locale, window) for locale in LOCALES for window in WINDOWS]
+
+
+def window(size: str) -> dict[str, int]:
+    """The viewport of a window named in :data:`SIZES` or :data:`WINDOWS`."""
+    return SIZES.get(size) or WINDOWS[size]
+
 
 def sideways(page: Any) -> int:
     """How many pixels the page scrolls sideways (0: nothing overflows the window)."""
@@ -246,6 +266,6 @@ def audited(page: Any, locale: str, size: str) -> None:
 
     assert axe_violations(page, EVERY_IMPACT) == []
     wide = page.evaluate("() => document.documentElement.scrollWidth")
-    assert wide <= SIZES[size]["width"], wide
+    assert wide <= window(size)["width"], wide
     if locale.startswith("id"):
         assert english_left(page) == []

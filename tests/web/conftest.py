@@ -12,13 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjacency.web.app import create_app
-from browser_helpers import chromium
+from browser_helpers import SHOTS_ENV, chromium
 from web_helpers import JOURNEY_LIMITS, live_server, new_tab
 
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SHOTS_ENV = "ADJACENCY_SCREENSHOTS"
-"""Set to 1, the browser tests write their screenshots into :data:`DOCS_SHOTS` (the
-pictures of the docs); otherwise into a temporary folder."""
+"""Where the browser tests write their screenshots with :data:`SHOTS_ENV` set to 1."""
 
 
 HERE = Path(__file__).resolve().parent

@@ -31,7 +31,7 @@ from urllib.parse import quote
 import pytest
 
 from adjacency.core import Position
-from browser_helpers import CASES, SIZES, audited, goto, outside_window
+from browser_helpers import CASES, SIZES, audited, goto, outside_window, pictured, window
 from i18n_helpers import message
 from web_helpers import api, new_tab
 from web_puzzle_helpers import (
@@ -56,7 +56,7 @@ END_SCREEN = "#run-title, #run-score, .run-figures, .run-bests, #run-again, #run
 def open_puzzles(browser: Any, server: str, locale: str, size: str) -> Any:
     """A new player's tab on the puzzle page, its clock the test's and paused."""
     tab = new_tab(
-        browser, server, client=secrets.token_urlsafe(16), locale=locale, viewport=SIZES[size]
+        browser, server, client=secrets.token_urlsafe(16), locale=locale, viewport=window(size)
     )
     tab.clock.install()
     goto(tab, f"{server}/puzzles")
@@ -177,7 +177,7 @@ def test_a_timed_run_has_no_skip_its_pauses_are_free_and_it_ends_like_storm(
     tab.context.close()
 
 
-@pytest.mark.parametrize(("locale", "size"), CASES)
+@pytest.mark.parametrize(("locale", "size"), pictured(CASES))
 def test_a_streak_skips_once_by_next_and_ends_on_its_end_screen(
     browser: Any, server: str, shots: Path, locale: str, size: str
 ) -> None:

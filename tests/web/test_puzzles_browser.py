@@ -24,6 +24,8 @@ from browser_helpers import (
     covered,
     goto,
     outside_window,
+    pictured,
+    window,
 )
 from i18n_helpers import english_left, message
 from web_helpers import api, new_tab
@@ -312,7 +314,12 @@ IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
     && r.bottom <= window.innerHeight && r.right <= window.innerWidth; }"""
 
 
-@pytest.mark.parametrize(("lang", "size"), RUN_CASES)
+TIMED_CASES = [(locale[:2], window(name)) for locale, name in pictured([])] or RUN_CASES
+""":data:`RUN_CASES`, or every language at every window when the docs are pictured
+(``make screenshots``: :func:`browser_helpers.pictured`)."""
+
+
+@pytest.mark.parametrize(("lang", "size"), TIMED_CASES)
 def test_a_timed_run_ends_on_its_end_screen_with_its_puzzles_to_replay(
     browser: Any, server: str, shots: Path, lang: str, size: dict[str, int]
 ) -> None:
@@ -368,8 +375,8 @@ def test_a_timed_run_ends_on_its_end_screen_with_its_puzzles_to_replay(
     if lang == "id":
         assert english_left(tab) == []
     assert tab.evaluate("document.documentElement.scrollWidth") <= size["width"]
-    if size["width"] == 390:
-        tab.screenshot(path=str(shots / f"puzzle-run-end-phone-{lang}.png"))
+    shot = f"puzzle-run-end-{size['width']}x{size['height']}-{lang}.png"
+    tab.screenshot(path=str(shots / shot))
     # A second run's score counts among the bests; a puzzle of the run opens to replay.
     items.nth(1).locator("a").click()
     expect(tab).to_have_url(re.compile(rf"/puzzles/{re.escape(missed.id)}$"))
