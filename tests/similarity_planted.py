@@ -266,7 +266,7 @@ def disguised(text: str) -> str:
     return head + brace + "\n\n".join([parts[0], *reversed(parts[1:])]) + "\n}\n"
 
 
-def _function(text: str, name: str) -> str:
+def method_of(text: str, name: str) -> str:
     """The method of ``text`` whose signature names ``name``, to its closing brace."""
     lines = text.splitlines()
     first = next(i for i, line in enumerate(lines) if f" {name}(" in line and "{" in line)
@@ -290,14 +290,14 @@ SIX_NAMES = {
 
 def single_function() -> tuple[str, str]:
     """Theta's 48-line ``regionScore``, and the same with :data:`SIX_NAMES` renamed."""
-    function = _function(THETA, "regionScore")
+    function = method_of(THETA, "regionScore")
     copy = function
     for old, new in SIX_NAMES.items():
         copy = re.sub(rf"\b{old}\b", new, copy)
     return function, copy
 
 
-def _with_method(text: str, method: str) -> str:
+def with_method(text: str, method: str) -> str:
     """``text`` (a class) with ``method`` added before its last closing brace."""
     return text.rstrip().removesuffix("}") + "\n" + method + "\n}\n"
 
@@ -351,7 +351,7 @@ def one_function() -> Planted:
     state (a 183-line file: the function is a fifth of it)."""
     teams = _clean()
     _, copy = single_function()
-    teams["epsilon"]["src/engine/GameState.java"] = _with_method(STATE, copy)
+    teams["epsilon"]["src/engine/GameState.java"] = with_method(STATE, copy)
     return Planted("a 48-line function in 9 teams", teams, {("epsilon", "theta")})
 
 
@@ -389,4 +389,15 @@ CLASSES: tuple[Callable[[], Planted], ...] = (
 )
 """Every planted class."""
 
-__all__ = ["CLASSES", "IOTA", "THETA", "Planted", "single_function", "template"]
+__all__ = [
+    "CLASSES",
+    "IOTA",
+    "THETA",
+    "Planted",
+    "disguised",
+    "method_of",
+    "renamed",
+    "single_function",
+    "template",
+    "with_method",
+]
