@@ -229,7 +229,7 @@ Files = dict[str, str]
 BOARD = {"src/adjacency/Board.java": SKELETON}
 
 
-def _clean() -> dict[str, Files]:
+def written_apart() -> dict[str, Files]:
     """Nine teams written apart: each its window, the course's board and its own bots."""
     return {
         "alpha": {**_ui(0), **BOARD, "src/adjacency/MinimaxBot.java": MINIMAX},
@@ -321,7 +321,7 @@ def ring6() -> Planted:
     """6 teams (alpha to zeta); eta's beam bot (from outside the event) held by three:
     beta and gamma renamed at the class, delta disguised."""
     six = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
-    teams = {k: v for k, v in _clean().items() if k in six}
+    teams = {k: v for k, v in written_apart().items() if k in six}
     teams["beta"]["src/bot/BeamBot.java"] = renamed(BEAM, "One")
     teams["gamma"]["src/local/Wide.java"] = renamed(BEAM, "Two")
     teams["delta"]["src/ai/Search.java"] = disguised(BEAM)
@@ -330,7 +330,7 @@ def ring6() -> Planted:
 
 def ring9() -> Planted:
     """9 teams; eta's beam bot in eta and three others (two renamed, one disguised)."""
-    teams = _clean()
+    teams = written_apart()
     teams["beta"]["src/bot/BeamBot.java"] = renamed(BEAM, "One")
     teams["theta"]["src/strategy/Wide.java"] = renamed(BEAM, "Two")
     teams["iota"]["src/player/Search.java"] = disguised(BEAM)
@@ -339,7 +339,7 @@ def ring9() -> Planted:
 
 def ring_most() -> Planted:
     """9 teams; zeta's rollout bot in zeta and four others: 5 of 9, most of the class."""
-    teams = _clean()
+    teams = written_apart()
     for n, team in enumerate(("alpha", "gamma", "delta", "iota")):
         copy = disguised(MONTE_CARLO) if n == 3 else renamed(MONTE_CARLO, f"C{n}")
         teams[team][f"src/copied/Rollout{n}.java"] = copy
@@ -349,7 +349,7 @@ def ring_most() -> Planted:
 def one_function() -> Planted:
     """9 teams; theta's 48-line function, 6 names renamed, inside epsilon's own game
     state (a 183-line file: the function is a fifth of it)."""
-    teams = _clean()
+    teams = written_apart()
     _, copy = single_function()
     teams["epsilon"]["src/engine/GameState.java"] = with_method(STATE, copy)
     return Planted("a 48-line function in 9 teams", teams, {("epsilon", "theta")})
@@ -357,7 +357,7 @@ def one_function() -> Planted:
 
 def whole_classes() -> Planted:
     """9 teams; gamma's climber renamed in eta, epsilon's evaluator renamed in beta."""
-    teams = _clean()
+    teams = written_apart()
     teams["eta"]["src/search/Annealer.java"] = renamed(CLIMBER, "Mine")
     teams["beta"]["src/bot/Judge.java"] = renamed(EVALUATOR, "Mine")
     return Planted("whole classes in 9 teams", teams, {("eta", "gamma"), ("beta", "epsilon")})
@@ -366,7 +366,7 @@ def whole_classes() -> Planted:
 def corpus_copy() -> Planted:
     """7 teams (all but eta and theta) and last year's eta and theta in the corpus;
     beta holds last year's beam bot renamed, gamma theta's bot disguised."""
-    clean = _clean()
+    clean = written_apart()
     teams = {k: v for k, v in clean.items() if k not in ("eta", "theta")}
     teams["beta"]["src/bot/Wide.java"] = renamed(BEAM, "Old")
     teams["gamma"]["src/local/Regions.java"] = disguised(THETA)
@@ -400,4 +400,5 @@ __all__ = [
     "single_function",
     "template",
     "with_method",
+    "written_apart",
 ]
