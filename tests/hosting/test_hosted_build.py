@@ -21,6 +21,7 @@ from adjacency.hosting.java_build import BuildFailed
 from adjacency.hosting.kinds import WINDOWS_ONLY, build_submission
 from adjacency.hosting.newer_jdk import JAVA_ARG, NEWER_JAVA_ENV, newer_jdk
 from adjacency.hosting.player import hosted_bot
+from adjacency.hosting.sandbox_build import HostedBuild
 from adjacency.sandbox import SandboxUnavailable
 from sandbox_helpers import reachable_folder
 
@@ -62,12 +63,11 @@ def folder(sandbox_box: Path) -> Iterator[Path]:
         yield made / "build-1"
 
 
-def test_the_course_project_builds_unedited_and_passes_the_check(folder: Path) -> None:
-    built = build_submission(project_zip(course_sources()), folder, windows=False)
-    assert (built.kind, built.bot, built.args) == ("java", "Bot", [])
-    assert "tubes-main/javafx-sdk-17/bin/glass.dll" in built.left_out
+def accepted_by_the_check(built: HostedBuild) -> None:
+    """The built bot passes the league's check on a 6x6 board, 2 s a move, run as its
+    kind runs it."""
     verdict = check_bot(
-        lambda: hosted_bot(built.folder, built.bot, built.args),
+        lambda: hosted_bot(built.folder, built.bot, built.args, kind=built.kind),
         rows=6,
         cols=6,
         rounds=6,
@@ -76,6 +76,13 @@ def test_the_course_project_builds_unedited_and_passes_the_check(folder: Path) -
     )
     assert verdict.accepted, verdict.detail
     assert "4 positions answered legally" in verdict.detail
+
+
+def test_the_course_project_builds_unedited_and_passes_the_check(folder: Path) -> None:
+    built = build_submission(project_zip(course_sources()), folder, windows=False)
+    assert (built.kind, built.bot, built.args) == ("java", "Bot", [])
+    assert "tubes-main/javafx-sdk-17/bin/glass.dll" in built.left_out
+    accepted_by_the_check(built)
 
 
 JAVA_19_POOL = (
@@ -115,16 +122,7 @@ def test_a_bot_that_needs_java_19_is_built_and_checked_on_the_newer_java(
     built = build_submission(project, folder, windows=False)
     assert (built.kind, built.bot, built.args) == ("java", "Bot", [f"{JAVA_ARG}{jdk.java}"])
     assert built.label == f"bot Bot on Java {jdk.java}"
-    verdict = check_bot(
-        lambda: hosted_bot(built.folder, built.bot, built.args, kind=built.kind),
-        rows=6,
-        cols=6,
-        rounds=6,
-        seconds=2.0,
-        kind=built.kind,
-    )
-    assert verdict.accepted, verdict.detail
-    assert "4 positions answered legally" in verdict.detail
+    accepted_by_the_check(built)
 
 
 def test_a_project_that_does_not_compile_is_refused_with_javacs_words(folder: Path) -> None:
