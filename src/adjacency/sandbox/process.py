@@ -527,7 +527,12 @@ class SandboxedProcess:
         """:meth:`end`'s work, done once."""
         if self._reap(block=False) is None:
             self._stop(Reason.ENDED)
-            self._reap(block=True)
+            if self._reap(block=True) is None:  # not reaped within END_WAIT: bubblewrap again
+                popen = self._popen
+                assert popen is not None  # end() checked it
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(popen.pid, signal.SIGKILL)
+                self._reap(block=True)
         else:
             # It exited by itself: its namespace's end took every process inside along.
             self._closing.set()
@@ -674,15 +679,16 @@ class SandboxedProcess:
             if self._returncode is not None:
                 return self._returncode
             deadline = time.monotonic() + END_WAIT
-            while True:
-                try:
-                    pid, status, usage = os.wait4(popen.pid, 0 if block else os.WNOHANG)
+            while True:  # never a blocking wait4: a bubblewrap that outlives SIGKILL
+                try:  # would hold its caller for ever, past END_WAIT
+                    pid, status, usage = os.wait4(popen.pid, os.WNOHANG)
                 except ChildProcessError:
                     pid, status, usage = popen.pid, 0, None
                 if pid:
                     break
                 if not block or time.monotonic() > deadline:
                     return None
+                time.sleep(0.005)
             code = os.waitstatus_to_exitcode(status)
             self._returncode = code
             popen.returncode = code  # so Popen never waits for it again
