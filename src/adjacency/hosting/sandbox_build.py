@@ -160,6 +160,15 @@ def compile_in_sandbox(
     unpack(outcome.stdout, output)
 
 
+def _write_listing(sources: list[str], workdir: Path, listing: str) -> list[str]:
+    """Write the argument file ``listing`` into ``workdir`` (readable in the sandbox) for
+    ``sources`` (:func:`~.java_build.javac_arguments`); ``javac``'s arguments naming it."""
+    arguments, text = javac_arguments(sources, OUTPUT, f"{SUBMISSION}/{listing}")
+    (workdir / listing).write_text(text, encoding="utf-8")
+    (workdir / listing).chmod(0o644)
+    return arguments
+
+
 def javac(
     sources: list[str],
     workdir: Path,
@@ -173,9 +182,7 @@ def javac(
     (:func:`compile_in_sandbox`): ``workdir`` read-only, the argument file ``listing``
     written there first (:func:`~.java_build.javac_arguments`), ``classes`` the class
     folder, ``options`` before the arguments (a module path), ``binds`` as there."""
-    arguments, text = javac_arguments(sources, OUTPUT, f"{SUBMISSION}/{listing}")
-    (workdir / listing).write_text(text, encoding="utf-8")
-    (workdir / listing).chmod(0o644)
+    arguments = _write_listing(sources, workdir, listing)
     argv = [JAVAC, *(f"-J{option}" for option in JVM_OPTIONS), *options, *arguments]
     compile_in_sandbox(argv, "javac", workdir, classes, binds)
 
@@ -195,9 +202,7 @@ def ecj(
     ``--system``) at :data:`~.newer_jdk.ECJ_LEVEL`, in the sandbox as :func:`javac`
     (the same listing, ``javac``'s options that ``ecj`` shares, ``options`` before,
     ``binds`` beside the runtime's)."""
-    _, text = javac_arguments(sources, OUTPUT, f"{SUBMISSION}/{listing}")
-    (workdir / listing).write_text(text, encoding="utf-8")
-    (workdir / listing).chmod(0o644)
+    _write_listing(sources, workdir, listing)
     level = (f"-{ECJ_LEVEL}", "--system", NEWER_JAVA_PATH)
     shared = ("-encoding", "UTF-8", "-parameters", "-proc:none", "-nowarn", "-d", OUTPUT)
     argv = [JAVA, *JVM_OPTIONS, "-cp", str(jdk.ecj), ECJ_MAIN, *level, *options, *shared]
