@@ -1,6 +1,7 @@
 """New games wait in the pairing while the machine cannot give the hosted moves their
 cores (:meth:`~adjacency.league.play.hosted.HostedPlayers.room`), and start again once
-the machine can, or once no recent move says otherwise."""
+the machine can: a move says so, the machine's own reading has been calm for
+:data:`~adjacency.league.play.hosted.CALM_SPAN`, or no recent move says otherwise."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import pytest
 
 from adjacency.core.errors import AdjacencyError
 from adjacency.league.play.hosted import (
+    CALM_SPAN,
     SHARE_FLOOR,
     SHARE_FLOOR_ENV,
     SHARE_WINDOW,
     HostedPlayers,
 )
+from adjacency.league.play.machine_time import MachineClock
 from cli_helpers import run
 
 
@@ -40,6 +43,52 @@ def test_games_wait_while_the_latest_moves_had_too_little_of_their_cores() -> No
     assert hosted.core_share(later) is None and not hosted.held(later)
     hosted.shares.append((time.monotonic(), 2.0, 0.1))  # and a move says it is
     assert not hosted.held() and hosted.room() == 2
+
+
+class Machine:
+    """A fake machine's clock and stalled seconds (PSI), moved on by the test."""
+
+    def __init__(self, stall: float | None = 100.0) -> None:
+        self.now, self.stall = 1000.0, stall
+
+    def step(self, wall: float, stalled: float = 0.0) -> None:
+        self.now += wall
+        if self.stall is not None:
+            self.stall += stalled
+
+
+def test_a_hold_ends_once_the_machine_has_been_calm_for_its_span() -> None:
+    """A starved move holds new games; while the machine's work still waits for a CPU
+    the hold stays, and once the machine has run everything ready to run for
+    CALM_SPAN seconds the games start again, long before the move leaves the window."""
+    hosted = HostedPlayers(None, jobs=2)
+    machine = Machine()
+    clock = MachineClock(lambda: machine.stall, lambda: machine.now)
+    clock.mark()
+    hosted.shares.append((time.monotonic(), 0.3, 2.7))  # a tenth of its core
+    for _ in range(8):  # the load goes on: four seconds in five stalled
+        machine.step(1.0, 0.8)
+        assert hosted.held(machine=clock) and hosted.room(clock) == 0
+    for _ in range(int(CALM_SPAN) - 1):  # calm, but for less than the span
+        machine.step(1.0, 0.02)
+        assert hosted.room(clock) == 0
+    machine.step(1.5, 0.02)
+    assert not hosted.held(machine=clock) and hosted.room(clock) == 2
+    assert hosted.held()  # the moves alone still say starved: the reading ended it
+    machine.step(1.0, 1.0)  # the load is back: held again
+    assert hosted.room(clock) == 0
+
+
+def test_without_pressure_a_hold_lasts_its_window() -> None:
+    hosted = HostedPlayers(None, jobs=1)
+    machine = Machine(stall=None)
+    clock = MachineClock(lambda: machine.stall, lambda: machine.now)
+    clock.mark()
+    now = time.monotonic()
+    hosted.shares.append((now, 0.3, 2.7))
+    machine.step(SHARE_WINDOW - 1.0)
+    assert hosted.held(now + SHARE_WINDOW - 1.0, clock)
+    assert not hosted.held(now + SHARE_WINDOW + 1.0, clock)
 
 
 def test_moves_that_neither_computed_nor_waited_say_nothing() -> None:

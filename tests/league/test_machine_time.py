@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.play.hall import Hall
 from adjacency.league.play.house import HousePlayers
-from adjacency.league.play.machine_time import WAIT_CAP, MachineClock, wait_over
+from adjacency.league.play.machine_time import CALM_STALL, WAIT_CAP, MachineClock, wait_over
 from adjacency.league.play.outbox import Outbox
 from adjacency.league.play.presence import PRESENCE, Presence
 from adjacency.league.play.scheduler import RECONNECT_GRACE, REFUSED_WAIT
@@ -105,6 +105,41 @@ def test_without_pressure_the_waits_are_wall_time() -> None:
     assert not clock.over(start, 10.0)
     machine.step(0.1)
     assert clock.over(start, 10.0)
+
+
+@given(st.lists(st.tuples(st.floats(0.25, 3.0), st.floats(0.0, 1.0)), max_size=40))
+def test_a_span_is_calm_exactly_when_its_stall_is_at_most_a_tenth_of_it(
+    steps: list[tuple[float, float]],
+) -> None:
+    """Whatever the load's pattern, the machine is calm over a span exactly when the
+    kept readings reach back that far and the stall since the last reading at or before
+    the span's start is at most :data:`CALM_STALL` of the wall time since it."""
+    machine = Machine()
+    clock = machine.clock()
+    readings = [(machine.now, machine.stall)]
+    clock.mark()
+    span = 5.0
+    for step, share in steps:
+        machine.step(step, step * share)
+        readings.append((machine.now, machine.stall))
+        base = [(t, s) for t, s in readings[:-1] if t <= machine.now - span]
+        calm = clock.calm(span)
+        if not base:
+            assert not calm  # too little history to say
+        else:
+            then, stall_then = base[-1]
+            assert machine.stall is not None and stall_then is not None
+            wall = machine.now - then
+            assert calm == (machine.stall - stall_then <= CALM_STALL * wall)
+
+
+def test_without_pressure_the_machine_is_never_calm() -> None:
+    machine = Machine()
+    machine.stall = None
+    clock = machine.clock()
+    clock.mark()
+    machine.step(60.0)
+    assert not clock.calm(5.0)
 
 
 def test_a_refusal_and_a_page_wait_while_the_machine_stalls() -> None:

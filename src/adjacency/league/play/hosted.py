@@ -58,6 +58,7 @@ from ...serving.logs import say
 from ..builder import rebuild, version_folder
 from ..league_file import LeagueStore, Member
 from ..store.submission_rows import Submission
+from .machine_time import MachineClock
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,12 @@ test suite's servers run, whose two workers keep two cores busy themselves)."""
 SHARE_WINDOW = 30.0
 """Seconds of hosted moves :meth:`HostedPlayers.core_share` reads (the latest): once
 none is that recent, games start again (the machine may have freed its cores)."""
+
+CALM_SPAN = 5.0
+"""Seconds for which the whole machine must have run what was ready to run
+(:meth:`~.machine_time.MachineClock.calm`) for held games to start again before
+:data:`SHARE_WINDOW` has passed: the moves that were starved then say what the machine
+did, a calm reading since says what it does now."""
 
 THREADS = 64
 """Threads of the seats' pool: each game's hosted sides block one while they start,
@@ -214,12 +221,13 @@ class HostedPlayers:
         """The ids of the games with a hosted side in play now (each holds a slot)."""
         return {game for game, _ in self.seats}
 
-    def room(self) -> int:
+    def room(self, machine: MachineClock | None = None) -> int:
         """How many more games with a hosted side may start now: one a slot, so that a
         game's side whose move is due finds a core without waiting on other games'
-        (the scheduler leaves the others in the pairing). The server's slots, or on a
-        Ray cluster the nodes' own (:meth:`~adjacency.hosting.ray_seats.RaySeats.room`)."""
-        if self.held():
+        (the scheduler leaves the others in the pairing); none while :meth:`held` (by
+        ``machine``'s readings). The server's slots, or on a Ray cluster the nodes' own
+        (:meth:`~adjacency.hosting.ray_seats.RaySeats.room`)."""
+        if self.held(machine=machine):
             return 0
         if self.remote is not None:
             return self.remote.room()
@@ -238,12 +246,18 @@ class HostedPlayers:
         ready = cpu + waited
         return None if ready < 0.05 else cpu / ready
 
-    def held(self, now: float | None = None) -> bool:
+    def held(self, now: float | None = None, machine: MachineClock | None = None) -> bool:
         """Whether new games with a hosted side wait in the pairing: the machine gave
         the latest hosted moves less than :attr:`share_floor` of their cores
-        (:data:`SHARE_FLOOR` unless :data:`SHARE_FLOOR_ENV` says otherwise)."""
+        (:data:`SHARE_FLOOR` unless :data:`SHARE_FLOOR_ENV` says otherwise), and
+        ``machine`` (the league's :class:`~.machine_time.MachineClock`; ``None``: not
+        read) has not been calm for the last :data:`CALM_SPAN` seconds. Without a
+        calm reading (no PSI, the machine still busy) the hold lasts until a move
+        shows the cores given again, or :data:`SHARE_WINDOW` passes without one."""
         share = self.core_share(now)
-        return share is not None and share < self.share_floor
+        if share is None or share >= self.share_floor:
+            return False
+        return machine is None or not machine.calm(CALM_SPAN)
 
     def start(self) -> None:
         """Check that the sandbox starts here; where it does not, no member is hosted

@@ -30,6 +30,11 @@ first reading at or after the wait's start is its base, so no stall from before 
 (a wait begun between two readings counts its stall from the next one).
 :meth:`MachineClock.mark` keeps a reading at once, for a wait that begins now.
 
+:meth:`MachineClock.calm` reads the same readings the other way: whether the machine ran
+everything ready to run for most of a recent span, so that a hold on new games
+(:meth:`~adjacency.league.play.hosted.HostedPlayers.held`) ends as soon as the machine
+has freed, not only once its window has passed.
+
 Contract, in the server's event loop (one thread, no locks).
 """
 
@@ -50,6 +55,11 @@ reconnection grace gives it; a machine that never frees ends each wait by then."
 KEEP_EVERY = 0.25
 """Seconds between two readings kept (the scheduler's tick): a wait begun between two
 readings misses at most this much of its stalled time."""
+
+CALM_STALL = 0.1
+"""The most of a span in which the machine's work may have waited for a CPU for the span
+to be calm (:meth:`MachineClock.calm`): at a tenth, a program started then finds its core
+nine tenths of the time."""
 
 Reading = tuple[float, float | None]
 """One reading: the clock's time, and the machine's stalled seconds then (``None``
@@ -117,3 +127,17 @@ class MachineClock:
             first = bisect.bisect_left(self._times, since)
             meanwhile = stalled - (self._stalls[first] if first < len(self._stalls) else stalled)
         return wait_over(wall, meanwhile, wait)
+
+    def calm(self, span: float, most: float = CALM_STALL) -> bool:
+        """Whether the machine's work waited for a CPU at most ``most`` of the last
+        ``span`` seconds, read from the kept readings (a reading is kept now where one
+        is due): ``False`` without PSI, and until a kept reading is ``span`` seconds old,
+        so that a calm is never inferred from less than the span."""
+        now, stalled = self.read()
+        if stalled is None:
+            return False
+        before = bisect.bisect_right(self._times, now - span) - 1
+        if before < 0:
+            return False
+        wall = now - self._times[before]
+        return stalled - self._stalls[before] <= most * wall

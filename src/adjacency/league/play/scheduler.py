@@ -213,7 +213,7 @@ class Scheduler:
         for both in backed:
             played[both] = played.get(both, 0) + BACKED_OFF
         ladder: set[int] = set()
-        room = 0 if short else self.games.hosted.room()  # the events' boards first
+        room = 0 if short else self.games.hosted.room(self.presence.machine)  # events first
         for game in plan(entrants, open_pairs, played, self.house_games):
             if key(game.x, game.o) in backed:
                 continue
@@ -293,7 +293,7 @@ class Scheduler:
         started: list[LiveGame] = []
         short = 0
         grace = not self.presence.machine.over(self.up_since, RECONNECT_GRACE)
-        room = self.games.hosted.room()
+        room = self.games.hosted.room(self.presence.machine)
         waiting = self.games.replays.waiting  # a board the machine starved waits
         for start in starts:
             x, o = members.get(start.x), members.get(start.o)
