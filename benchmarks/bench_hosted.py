@@ -83,12 +83,17 @@ course shapes of ``--swiss`` (ten uploads, Java course projects played by the ki
 adapter, the Python and JavaScript kits) and ``--bots`` more Python programs that search
 until their own wall clock says their ``movetime`` less 0.1 s (the course's rule), in a
 league of 8x8 games of ``--rounds`` rounds from the book's openings at ``--move-time`` s a
-move, ``--hosted-jobs`` slots, played until ``--games`` games ended. Prints for each
-run: every version's verdict (its first sentence), every team's games (won, lost, drawn,
-and the losses on time, at their start or by a crash), games per hour, each hosted
-move's CPU, idle and waited-for-a-CPU seconds (the league's record of each move), the
-load; then the differences: a refusal, a time loss or a start failure of the loaded run
-that the quiet one did not have.
+move, ``--hosted-jobs`` slots. Once every version has its verdict, the accepted teams
+play an event (``--event``: a round robin, or a Swiss of ``--swiss-rounds`` rounds,
+seeded in the teams' order), so that both runs play the same pairings whatever order the
+verdicts came in (the ladder's games meanwhile follow that order); the run ends with the
+event and at least ``--games`` games ended. Prints for each run: every version's
+verdict (its first sentence), every team's games (won, lost, drawn, and the losses on
+time, at their start or by a crash), games per hour, each hosted move's CPU, idle and
+waited-for-a-CPU seconds (the league's record of each move), the load; then the event's
+games side by side (the same result and score in both runs, or each run's), and the
+differences: a refusal, a time loss or a start failure of the loaded run that the quiet
+one did not have, and an event game whose result differs.
 
     python benchmarks/bench_hosted.py --loaded --bots 2 --games 24 --rounds 4 --move-time 1
 
@@ -818,6 +823,12 @@ def main() -> None:
         help="with --loaded: these course projects (Download ZIPs or folders), all at once",
     )
     parser.add_argument(
+        "--event",
+        choices=("round-robin", "swiss"),
+        default="round-robin",
+        help="with --loaded: the event the accepted teams play (round-robin)",
+    )
+    parser.add_argument(
         "--runs",
         choices=("both", "quiet", "loaded"),
         default="both",
@@ -1010,13 +1021,32 @@ def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
         for token, (_, code) in zip(tokens, shapes, strict=True):  # at once
             assert upload(url, code, token).status == 201
 
+        def decided() -> list[str] | None:
+            with LeagueStore(db, create=False) as store:
+                latest = {
+                    name: store.submissions.versions(
+                        store.members.member_named(name).id  # type: ignore[union-attr]
+                    )
+                    for name in names
+                }
+            undecided = ("received", "building")
+            waiting = [v for v in latest.values() if not v or v[-1].status in undecided]
+            if waiting:
+                return None
+            return [name for name in names if latest[name][-1].status == "accepted"]
+
+        accepted = wait_until(decided, args.bound, "every version's verdict")
+        fixed_event(db, accepted, args.event, args.swiss_rounds)
+
         def ended() -> list[Any] | None:
             with LeagueStore(db, create=False) as store:
                 done = [g for g in store.games.games() if g.status != "playing"]
-            return done if len(done) >= args.games else None
+            finished = event_status(db) == "finished"
+            return done if finished and len(done) >= args.games else None
 
-        games = wait_until(ended, args.bound, f"{args.games} games ended")
+        games = wait_until(ended, args.bound, f"the event and {args.games} games ended")
         hours = (time.monotonic() - began) / 3600
+        event = event_results(db)
     with LeagueStore(db, create=False) as store:
         ids = {store.members.member_named(name).id: name for name in names}  # type: ignore[union-attr]
         verdicts = {}
@@ -1035,8 +1065,66 @@ def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
         "games": len(games),
         "per_hour": len(games) / max(hours, 1e-9),
         "moves": moves,
+        "event": event,
         "load": loads or [os.getloadavg()[0]],
     }
+
+
+EVENT = "fixed"
+"""The name of the ``--loaded`` runs' event."""
+
+
+def fixed_event(db: Path, names: list[str], kind: str, rounds: int) -> None:
+    """Create and start :data:`EVENT` of ``names`` in that seeding order: a round robin
+    (``kind`` ``round-robin``) or a Swiss of ``rounds`` rounds, at full pace."""
+    if len(names) < 2:
+        raise SystemExit(f"only {len(names)} version(s) accepted: no event to play")
+    shape = ["--rounds", str(rounds)] if kind == "swiss" else []
+    cli("league", "event", "create", "--db", str(db), "--format", kind, *shape,
+        "--members", ",".join(names), "--pace", "0", EVENT)  # fmt: skip
+    cli("league", "event", "start", "--db", str(db), EVENT)
+
+
+def event_status(db: Path) -> str:
+    """:data:`EVENT`'s status in ``db``."""
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        (status,) = connection.execute(
+            "SELECT status FROM events WHERE name = ?", (EVENT,)
+        ).fetchone()
+    return str(status)
+
+
+def event_results(db: Path) -> dict[tuple[str, str, int], str]:
+    """:data:`EVENT`'s finished games by ``(X's team, O's team, round)``: the result and
+    the score (``x 9-7``), with how it ended where not on the board."""
+    query = (
+        "SELECT b.round, mx.name, mo.name, g.result, g.x_score, g.o_score, g.termination"
+        " FROM games g JOIN event_boards b ON g.pair_id = b.pair_id"
+        " JOIN events e ON e.id = b.event_id JOIN members mx ON mx.id = g.x_id"
+        " JOIN members mo ON mo.id = g.o_id WHERE e.name = ? AND g.status = 'finished'"
+    )
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        rows = connection.execute(query, (EVENT,)).fetchall()
+    results = {}
+    for round_, x, o, result, x_score, o_score, termination in rows:
+        said = f"{result} {x_score}-{o_score}"
+        if termination != "normal":
+            said += f" ({termination})"
+        results[(x, o, int(round_))] = said
+    return results
+
+
+def event_differences(
+    quiet: dict[tuple[str, str, int], str], busy: dict[tuple[str, str, int], str]
+) -> list[str]:
+    """The event's games whose result or score differ between the runs, and those played
+    in one run only (a Swiss whose pairings followed a differing result)."""
+    found = []
+    for key in sorted(quiet.keys() | busy.keys(), key=lambda k: (k[2], k[0], k[1])):
+        before, after = quiet.get(key, "not played"), busy.get(key, "not played")
+        if before != after:
+            found.append(f"round {key[2]} {key[0]}-{key[1]}: {before} quiet, {after} loaded")
+    return found
 
 
 def project_zips(folder: Path) -> list[tuple[str, bytes]]:
@@ -1148,7 +1236,14 @@ def loaded_mode(args: argparse.Namespace) -> None:
             f" s: CPU {figures['cpu']}; idle {figures['idle']}; waited for a CPU"
             f" {figures['waited']}"
         )
-    print("differences, loaded against quiet: " + ("; ".join(differences(quiet, busy)) or "none"))
+    both = quiet["event"].keys() & busy["event"].keys()
+    same = sum(quiet["event"][key] == busy["event"][key] for key in both)
+    print(
+        f"event games: {len(quiet['event'])} quiet, {len(busy['event'])} loaded;"
+        f" {len(both)} pairings in both, {same} of them with the same result and score"
+    )
+    found = differences(quiet, busy) + event_differences(quiet["event"], busy["event"])
+    print("differences, loaded against quiet: " + ("; ".join(found) or "none"))
     print(f"load average after: {os.getloadavg()}")
 
 

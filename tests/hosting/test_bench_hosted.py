@@ -81,3 +81,11 @@ def test_the_loaded_comparison_names_each_verdict_and_loss_the_load_added() -> N
         "a": Counter({"lost": 1, "lost by time forfeit": 1}),
         "b": Counter({"won": 1}),
     }
+    same = {("a", "b", 1): "x 9-7", ("b", "a", 2): "draw 8-8"}
+    assert bench_hosted.event_differences(same, dict(same)) == []
+    other = {("a", "b", 1): "o 7-9 (time forfeit)", ("a", "c", 2): "x 10-6"}
+    assert bench_hosted.event_differences(same, other) == [
+        "round 1 a-b: x 9-7 quiet, o 7-9 (time forfeit) loaded",
+        "round 2 a-c: not played quiet, x 10-6 loaded",
+        "round 2 b-a: draw 8-8 quiet, not played loaded",
+    ]
