@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from ...core.errors import InvalidSettingsError
 from ...core.text import quote
 from ...serving.logs import say
-from ..event_results.event_failures import failures
+from ..event_results.event_failures import Failure, failures
 from ..event_results.event_views import archive, exports
 from ..events.event_pairing import FORMATS
 from ..events.event_store import Event
@@ -136,19 +136,6 @@ class EventMember(BaseModel):
     )
 
 
-class FailedGame(BaseModel):
-    """A game of an event that a failure decided
-    (:mod:`..event_results.event_failures`): ``/watch/{game}`` shows it; ``detail`` is
-    the stored reason, whole."""
-
-    game: int
-    round: int
-    x: str
-    o: str
-    termination: str
-    detail: str
-
-
 class TeacherEvent(BaseModel):
     """An event as the teacher's page lists it."""
 
@@ -173,9 +160,10 @@ class TeacherEvent(BaseModel):
         description="its upload deadline (Unix seconds): its teams' later uploads are refused"
     )
     people: bool = Field(default=False, description="people may join it until it starts")
-    failures: list[FailedGame] = Field(
+    failures: list[Failure] = Field(
         default_factory=list,
-        description="its newest games a failure decided (not the board), newest first",
+        description="its newest games a failure decided (not the board), newest first:"
+        " each its game (/watch/{game} shows it), round, sides, ending and stored reason",
     )
     failures_total: int = Field(default=0, description="its games a failure decided, in all")
 
