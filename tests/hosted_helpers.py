@@ -1,8 +1,8 @@
 """What the tests of hosted bots share: a league served with its builder and hosted
 players (:func:`served`), a small league (:func:`new_league`), a course project as a team
 has it, a one-file course bot (:data:`FAILING`, :func:`zipped`), the starter kits and
-other files zipped (:func:`kit_zip`, :func:`files_zip`), and waiting for a verdict
-and for finished games."""
+other files zipped (:func:`kit_zip`, :func:`files_zip`), and waiting for a verdict,
+for finished games and for a game's side's sandbox to end (:func:`side_ended`)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from adjacency.league.league_file import LeagueStore, StoredGame
+from adjacency.sandbox import Outcome
 from hostile_code import tree_digest
 from league_helpers import add_member, make_league, request, upload, wait_until
 from web_helpers import uvicorn_thread
@@ -154,6 +155,18 @@ def finished_games(db: Path, name: str, count: int) -> list[StoredGame]:
         return sorted(done, key=lambda g: g.id) if len(done) >= count else None
 
     found: list[StoredGame] = wait_until(games, 55, f"{count} finished games of {name}")
+    return found
+
+
+def side_ended(app: Any, game_id: int, attack: str) -> tuple[int | None, Outcome | None]:
+    """Wait until the server has ended O's sandbox in game ``game_id`` (its hosted
+    players' record of ended seats); its bubblewrap pid and its outcome."""
+
+    def ended() -> tuple[int | None, Outcome | None] | None:
+        seats = app.state.hosted.ended
+        return next(((e[2], e[3]) for e in seats if e[:2] == (game_id, "o")), None)
+
+    found: tuple[int | None, Outcome | None] = wait_until(ended, 20, f"{attack}'s sandbox to end")
     return found
 
 

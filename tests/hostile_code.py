@@ -1,7 +1,8 @@
 """Hostile course bots, shared by the tests that upload them (built and checked only,
 tests/hosting/test_hostile_submissions.py; played in live games,
-tests/hosting/test_hostile_games.py): the Java of each attack, the zip a team uploads
-(:func:`project`), the league's own paths filled into it (:func:`fill`), and a folder's
+tests/hosting/test_hostile_games.py): the Java of each attack, probes run by one bot
+(:func:`together`), the zip a team uploads (:func:`project`), the league's own paths
+filled into it (:func:`fill`; a native library built by the host's gcc), and a folder's
 digest (:func:`tree_digest`) to prove that nothing outside the sandbox changed.
 
 Attacks that would only be *seen* by their author (a read, a write, a connection) are
@@ -14,9 +15,14 @@ its reason in a game.
 
 from __future__ import annotations
 
+import base64
+import functools
 import hashlib
 import io
+import json
 import os
+import subprocess
+import tempfile
 import uuid
 import zipfile
 from pathlib import Path
@@ -95,9 +101,51 @@ PROBES = {
     "printing 100 MB": (
         'String line = "x".repeat(1 << 20); for (int i = 0; i < 100; i++) System.err.println(line);'
     ),
+    "speak the protocol through native code": (
+        # (a) The sandbox's own C compilers, at play; what one built is loaded.
+        'Files.writeString(Paths.get("/tmp/speak.c"), NATIVE_SOURCE);'
+        ' for (String cc : new String[] {"gcc", "cc", "/usr/bin/gcc", "clang", "tcc"}) { try {'
+        ' Process p = new ProcessBuilder(cc, "-shared", "-fPIC", "-o", "/tmp/libcc.so",'
+        ' "/tmp/speak.c").redirectErrorStream(true)'
+        ".redirectOutput(ProcessBuilder.Redirect.DISCARD).start();"
+        ' if (p.waitFor() == 0) { worked = true; System.load("/tmp/libcc.so"); }'
+        " } catch (Throwable e) {} }"
+        # (b) A real library, its bytes in the source, written to /tmp and loaded.
+        ' Files.write(Paths.get("/tmp/libspeak.so"), java.util.Base64.getDecoder()'
+        '.decode("NATIVE_LIBRARY"));'
+        ' try { System.load("/tmp/libspeak.so"); worked = true; } catch (Throwable e) {}'
+    ),
 }
 """Attacks that fail in the sandbox: the bot goes on to answer legally (printing on
 standard error is drained, its tail kept, and never ends a bot)."""
+
+NATIVE_MOVE = "c1"
+"""What the native code answers on the protocol's descriptor, never the bot's own move:
+its own is the first empty square from the top row (rank 6 on the league's board)."""
+
+NATIVE_C = (
+    "#include <unistd.h>\n"
+    "int JNI_OnLoad(void *vm, void *reserved) {\n"
+    f'    write(1, "bestmove {NATIVE_MOVE}\\n", {len(NATIVE_MOVE) + 10});\n'
+    "    return 0x00010008; /* JNI_VERSION_1_8 */\n"
+    "}\n"
+)
+"""The C a JNI attack loads: once loaded, it writes a ``bestmove`` of its own on
+standard output, the protocol's descriptor (the kit's runner keeps fd 1 for protocol
+lines), before the Java bot answers."""
+
+
+@functools.cache
+def native_library() -> bytes:
+    """:data:`NATIVE_C` built by the host's C compiler into a real shared library (the
+    C and C++ kinds' builds need gcc, so a machine that runs the suite has it)."""
+    with tempfile.TemporaryDirectory(prefix="adjacency-native-") as folder:
+        source, library = Path(folder) / "speak.c", Path(folder) / "libspeak.so"
+        source.write_text(NATIVE_C)
+        command = ["gcc", "-shared", "-fPIC", "-O2", "-s", "-o", str(library), str(source)]
+        subprocess.run(command, check=True, capture_output=True, timeout=60)
+        return library.read_bytes()
+
 
 FORK_SLEEP = f"sleep 1000.{RUN}"
 """What the fork bomb starts first and keeps starting (no process may run it once its
@@ -123,11 +171,26 @@ FAILURES = {
 words)."""
 
 
+def together(attacks: tuple[str, ...]) -> str:
+    """One bot's body running each of ``attacks`` in a block of its own (so their local
+    names never meet), naming on standard error each one after which an attack had
+    worked (the first named is the one that worked)."""
+    return "\n".join(
+        f"{{ {PROBES[attack]} }} if (worked) System.err.println({json.dumps(attack + ' worked')});"
+        for attack in attacks
+    )
+
+
 def fill(body: str, url: str, db: Path, host_file: Path) -> str:
     """``body`` with the league's paths and ports filled in: its port (``url``'s), another
-    loopback port, its database, its builds' folder and a host file."""
+    loopback port, its database, its builds' folder and a host file; and the native
+    attack's C source and library (built only for a body that loads it)."""
     port = url.rsplit(":", 1)[1]
     builds = db.with_name(db.name + ".builds")
+    if "NATIVE_LIBRARY" in body:
+        library = base64.b64encode(native_library()).decode("ascii")
+        source = NATIVE_C.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        body = body.replace("NATIVE_LIBRARY", library).replace("NATIVE_SOURCE", f'"{source}"')
     return (
         body.replace("PORT", port)
         .replace("OTHER", "22")

@@ -8,19 +8,19 @@ and a file of the host).
 The attacks (:mod:`hostile_code`) run on every move here, so the check meets them: an
 attack that fails in the sandbox leaves an accepted bot, one that stops the bot a refusal
 naming how. The attacks that only probe (a connection, a read, a write outside, a
-daemon) run together in one bot, each in a block of its own that names it on standard
-error when it worked, so one build and one check meet them all; the probes that spend
-the sandbox's resources (its disk, its memory, its output) each have a bot of their own,
-so that none is stopped by what another left. The attacks that stop the bot are checked
-in a league of a 1 s clock (the check's seconds a move are the league's where shorter),
-so a sleeper or a loop is stopped at that clock's cap, not the course's 5 s.
+daemon, a C compiler at play, a native library it wrote loaded) run together in one bot,
+each in a block of its own that names it on standard error when it worked, so one build
+and one check meet them all; the probes that spend the sandbox's resources (its disk,
+its memory, its output) each have a bot of their own, so that none is stopped by what
+another left. The attacks that stop the bot are checked in a league of a 1 s clock (the
+check's seconds a move are the league's where shorter), so a sleeper or a loop is
+stopped at that clock's cap, not the course's 5 s.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
-import json
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +30,7 @@ import pytest
 
 from adjacency.league.league_file import LeagueStore
 from hosted_helpers import decided
-from hostile_code import DAEMON, FAILURES, PROBES, fill, project, tree_digest
+from hostile_code import DAEMON, FAILURES, PROBES, fill, project, together, tree_digest
 from league_helpers import add_member, make_league, request, thread_server, upload, wait_until
 from sandbox_helpers import host_pids_with, own_sandboxes, reachable_folder
 
@@ -142,21 +142,12 @@ CONTAINED = (
     "read the system's secrets",
     "write outside its temporary folder",
     "a double-forked daemon",
+    "speak the protocol through native code",
 )
 """The probes that spend nothing of the sandbox's: run together in one bot."""
 
 SPENDING = sorted(set(PROBES) - set(CONTAINED))
 """The probes that spend the sandbox's disk, memory or output: a bot each."""
-
-
-def together(attacks: tuple[str, ...]) -> str:
-    """One bot's body running each of ``attacks`` in a block of its own (so their local
-    names never meet), naming on standard error each one after which an attack had
-    worked (the first named is the one that worked)."""
-    return "\n".join(
-        f"{{ {PROBES[attack]} }} if (worked) System.err.println({json.dumps(attack + ' worked')});"
-        for attack in attacks
-    )
 
 
 def test_the_probes_that_spend_nothing_fail_together_in_one_accepted_bot(
