@@ -7,7 +7,7 @@ its manifest where the project holds two; a syntax error is refused with the
 byte-compiler's words, a program needing an npm package at the check with the reason, a
 manifest naming a language the league does not build with its rule; and a hostile Python
 or JavaScript bot ends as the Java ones do (its probes fail, its fork bomb loses on time,
-nothing of it is left)."""
+nothing of it is left), a Python one's memfds never mapped at its memory limit."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from adjacency.cli import main
 from adjacency.hosting.languages import LANGUAGES, PROGRAMS
 from adjacency.league.league_file import LeagueStore, StoredGame
 from adjacency.ratings.glicko import Glicko
+from adjacency.sandbox import Reason
 from hosted_helpers import (
     ENGINES,
     accepted,
@@ -30,6 +31,7 @@ from hosted_helpers import (
     kit_zip,
     new_league,
     served,
+    side_ended,
     verdict_on,
 )
 from hostile_code import tree_digest
@@ -134,7 +136,7 @@ def test_a_manifest_naming_an_unbuilt_language_is_refused_with_its_rule(folder: 
     )
 
 
-HOSTILE = '''import os, socket, sys
+HOSTILE = '''import os, socket, sys, time
 
 import minimal_engine as engine
 
@@ -176,6 +178,16 @@ def choose(grid, side):
                         os.execv("/bin/sleep", ["sleep", "1003"])
                 except OSError:
                     pass
+        if MODE == "memfd":  # four processes, each writing 100 memfds it never maps
+            os.fork()
+            os.fork()
+            held = []
+            for _ in range(100):
+                fd = os.memfd_create("hidden")
+                for _ in range(8):  # 8 MiB: its largest file
+                    os.write(fd, b"x" * (1 << 20))
+                held.append(fd)
+            time.sleep(3600)
         worked = attack()
         if worked:
             print(worked, file=sys.stderr)
@@ -186,8 +198,9 @@ def choose(grid, side):
 engine.choose = choose
 engine.main()
 '''
-"""A hostile Python program over the minimal engine: probes (it answers illegally when
-one worked) or a fork bomb (``MODE``), on O's second move."""
+"""A hostile Python program over the minimal engine, on O's second move (``MODE``): probes
+(it answers illegally when one worked), a fork bomb, or 3.2 GiB of memfds written and
+never mapped, which no process's resident memory shows (4 processes x 100 x 8 MiB)."""
 
 HOSTILE_JS = """'use strict';
 const fs = require('node:fs');
@@ -265,7 +278,8 @@ and ``fs``, its fork bomb a ``child_process`` spawn loop (``sleep 1004``)."""
 def hostile_files(
     language: str, mode: str, url: str, league: Path, host_file: Path
 ) -> dict[str, str]:
-    """The hostile bot's project in ``language`` for ``mode`` (probe or fork), aimed at the
+    """The hostile bot's project in ``language`` for ``mode`` (probe, fork, or memfd in
+    Python), aimed at the
     league at ``url`` with its file ``league`` and a host file it must not change."""
     builds = league.with_name(league.name + ".builds")
     program = HOSTILE if language == "python" else HOSTILE_JS
@@ -286,15 +300,27 @@ def hostile_files(
     return {main_file: code, helper[0]: helper[1], "adjacency-bot.json": manifest}
 
 
+MODES = {"python": ("probe", "fork", "memfd"), "javascript": ("probe", "fork")}
+"""The hostile bots each language's test uploads (a team each): memfds in Python alone,
+whose standard library creates them."""
+
+
 @pytest.mark.parametrize(("language", "marker"), [("python", 1003), ("javascript", 1004)])
 def test_a_hostile_bot_fails_in_its_sandbox_and_leaves_nothing(
     folder: Path, language: str, marker: int
 ) -> None:
+    """Hostile teams of ``language`` each upload a bot that behaves in the check and
+    turns on O's second move: its probes fail (the game ends on the board); its fork
+    bomb's sleepers run, in its sandbox, and it loses on time; its memfds (Python), which
+    no process maps, are counted by its sandbox's group, so the kernel stops it at its
+    limit: it loses the game by its memory, in those words, its sandbox never held more
+    than its limit (memory and /tmp together: the most the host lost to it), and nothing
+    of it is left while the league plays on. Nothing outside its sandbox changed."""
     league, host_file, digest = guarded_league(folder)
     before = digest()
-    tokens = {mode: add_member(league, f"team-{mode}") for mode in ("probe", "fork")}
+    tokens = {mode: add_member(league, f"team-{mode}") for mode in MODES[language]}
     sleeper = f"sleep\x00{marker}"  # its own marker (not the Java bots' nor the other kit's)
-    with served(league) as (url, _), sightings(sleeper) as seen:
+    with served(league) as (url, app), sightings(sleeper) as seen:
         builds = league.with_name(league.name + ".builds")
         for mode, token in tokens.items():
             files = hostile_files(language, mode, url, league, host_file)
@@ -316,9 +342,18 @@ def test_a_hostile_bot_fails_in_its_sandbox_and_leaves_nothing(
             game: StoredGame = wait_until(as_o, 55, f"a game of {name} as O")
             if mode == "probe":  # every probe failed: it answered legally to the end
                 assert game.termination == "normal", (game.termination, game.detail)
-            else:
+            elif mode == "fork":
                 assert game.result == "x" and game.termination == "time forfeit", game
                 assert game.detail.startswith(f"{name} "), game.detail
+            else:  # its memfds: stopped at its limit, which bounds what the host lost
+                limits = LANGUAGES[language].limits
+                assert game.result == "x" and game.detail.startswith(f"{name} "), game
+                words = f"used more than its memory ({limits.memory_bytes >> 20} MiB)"
+                assert words in game.detail, game.detail
+                pid, outcome = side_ended(app, game.id, f"{name}'s memfds")
+                assert outcome is not None and outcome.reason is Reason.MEMORY, outcome
+                assert 0 < outcome.memory_peak <= limits.memory_bytes + limits.tmp_bytes
+                assert outcome.leftovers == 0 and pid is not None
         assert tree_digest(builds) == built
         assert seen == {sleeper}  # the fork bomb's sleepers did run, in its sandbox...
     wait_until(lambda: not own_sandboxes(), 20, "every hosted bot's process to end")
