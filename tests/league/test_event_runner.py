@@ -77,6 +77,38 @@ def test_a_swiss_runs_its_rounds_without_repeats_and_finishes_once(tmp_path: Pat
         assert not events.finish(event.id)
 
 
+def event_openings(store: LeagueStore, ladder_pairs: int) -> list[tuple[int, int]]:
+    """A round robin of four played to its end after ``ladder_pairs`` ladder pairs: each
+    board's round and its pair's opening, in the order the boards were stored."""
+    ids = [m.id for m in store.members.members()]
+    for n in range(ladder_pairs):
+        store.games.new_pair(ids[n % 2], ids[2 + n % 2], n)
+    store.events.create("rr", "round-robin", None, [m.name for m in store.members.members()])
+    store.events.start("rr")
+    runner = EventRunner(store)
+    for _ in range(20):
+        play(store, runner.plan(set()))
+    event = store.events.named("rr")
+    assert event.status == "finished"
+    opening = dict(store.database.query("SELECT id, opening FROM pairs"))
+    return [(b.round, opening[b.pair_id]) for b in store.events.boards(event.id) if b.pair_id]
+
+
+def test_an_event_takes_its_own_openings_whatever_the_ladder_played(tmp_path: Path) -> None:
+    """The event's boards take the book's openings in order from its first, so the same
+    event plays the same positions after no ladder game or after many (in a league
+    whose pairings, and so its ladder, followed the order its versions were accepted)."""
+    names = ["a", "b", "c", "d"]
+    (tmp_path / "fresh").mkdir()
+    (tmp_path / "busy").mkdir()
+    with league(tmp_path / "fresh", names) as fresh:
+        alone = event_openings(fresh, 0)
+    with league(tmp_path / "busy", names) as busy:
+        after_ladder = event_openings(busy, 7)
+    assert alone == after_ladder
+    assert [opening for _, opening in alone] == list(range(6))  # 3 rounds of 2 boards
+
+
 def test_a_withdrawn_member_plays_no_later_board(tmp_path: Path) -> None:
     names = ["a", "b", "c", "d"]
     with league(tmp_path, names) as store:

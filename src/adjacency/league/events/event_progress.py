@@ -163,7 +163,9 @@ class EventProgress(EventDefinitions):
         withdrawn: set[int] | None = None,
     ) -> bool:
         """Store round ``round_no``'s boards, each played board with a new league pair on
-        the league's next opening (of ``openings``), in one transaction; a round stored
+        the event's next opening (of ``openings``: the event's played boards so far, in
+        order, whatever the ladder played meanwhile, so that an event played again plays
+        the same positions), in one transaction; a round stored
         already is left as it is. With ``withdrawn``, the withdrawn members the boards
         were paired without: if they are not the event's withdrawn members now (one was
         withdrawn or reinstated meanwhile), nothing is stored and ``False`` is returned,
@@ -183,14 +185,19 @@ class EventProgress(EventDefinitions):
                 "SELECT 1 FROM event_boards WHERE event_id = ? AND round = ?", (event_id, round_no)
             ).fetchone():
                 return True
+            played = db.execute(
+                "SELECT COUNT(*) FROM event_boards WHERE event_id = ? AND pair_id IS NOT NULL",
+                (event_id,),
+            )
+            count = int(played.fetchone()[0])
             for board in boards:
                 pair_id = None
                 if board.b is not None:
-                    count = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM pairs").fetchone()[0])
                     cursor = db.execute(
                         "INSERT INTO pairs (a_id, b_id, opening, created) VALUES (?, ?, ?, ?)",
                         (board.a, board.b, count % openings, time.time()),
                     )
+                    count += 1
                     pair_id = int(cursor.lastrowid or 0)
                 db.execute(
                     "INSERT INTO event_boards (event_id, round, a_id, b_id, pair_id) "
