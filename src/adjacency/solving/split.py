@@ -43,6 +43,7 @@ from typing import Any
 
 from ..core import Position
 from ..core.errors import InvalidPositionError
+from ..engine.results import SolveResult
 from ..workers import Executor
 
 ORDER_DEPTH = 4
@@ -83,17 +84,12 @@ class SubtreeResult:
 
 
 @dataclass(frozen=True)
-class SplitResult:
-    """The combined solve: ``value`` and ``best`` as :class:`~adjacency.engine.SolveResult`,
-    the exact values of the moves solved exactly, an upper bound of every other move,
-    the nodes of all tasks, and the wall-clock seconds."""
+class SplitResult(SolveResult):
+    """The combined solve, a :class:`~adjacency.engine.SolveResult` of the position
+    (``nodes``: of all tasks; ``seconds``: wall-clock; no table counts, each task has its
+    own table), with the exact values of the moves solved exactly, an upper bound of
+    every other move, and the tasks."""
 
-    value: int
-    best: str
-    nodes: int
-    seconds: float
-    wld: bool
-    complete: bool
     values: dict[str, int] = field(default_factory=dict)
     bounds: dict[str, int] = field(default_factory=dict)
     tasks: list[SubtreeResult] = field(default_factory=list)
@@ -180,9 +176,8 @@ def split_solve(
             time.monotonic() - began,
             True,
             all(r.complete for r in tasks),
-            values,
-            {},
-            tasks,
+            values=values,
+            tasks=tasks,
         )
     moves = _order(position)
     exact: dict[str, int] = {}
@@ -220,7 +215,7 @@ def split_solve(
         time.monotonic() - began,
         False,
         complete,
-        exact,
-        {move: bound for move, bound in upper.items() if move not in exact},
-        tasks,
+        values=exact,
+        bounds={move: bound for move, bound in upper.items() if move not in exact},
+        tasks=tasks,
     )
