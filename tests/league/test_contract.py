@@ -33,7 +33,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     add_member(db, "house-random", "house", "random")
     add_member(db, "bot1")
     with thread_server(db, house_games=False) as url:
-        yield url, schemathesis.openapi.from_url(f"{url}/openapi.json")
+        yield url, schemathesis.openapi.from_url(f"{url}/openapi.json", timeout=60)
 
 
 @pytest.mark.slow
@@ -74,7 +74,7 @@ def test_the_event_api_is_described_by_its_models_and_answers_by_them(tmp_path: 
             50,
             "the event to finish",
         )
-        schema = schemathesis.openapi.from_url(f"{url}/openapi.json")
+        schema = schemathesis.openapi.from_url(f"{url}/openapi.json", timeout=60)
         spec = get(f"{url}/openapi.json")
         for path, model in EVENT_MODELS.items():
             answer = spec["paths"][path]["get"]["responses"]["200"]["content"]

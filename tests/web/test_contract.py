@@ -28,7 +28,7 @@ rounds fit a board of the chosen size, so such schema-valid requests are answere
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     db = tmp_path_factory.mktemp("contract") / "games.sqlite3"
     with live_server(db, grace=0.5) as url:
-        yield url, schemathesis.openapi.from_url(f"{url}/openapi.json")
+        yield url, schemathesis.openapi.from_url(f"{url}/openapi.json", timeout=60)
 
 
 def operations(schema: Any) -> list[Any]:
