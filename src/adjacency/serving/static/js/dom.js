@@ -86,3 +86,15 @@ export function setText(node, text) {
   node.textContent = text;
   return true;
 }
+
+/**
+ * A small button (`btn small`) showing `text`, which calls `onClick` when pressed.
+ * @param {string} text
+ * @param {(event: MouseEvent) => any} onClick
+ * @returns {HTMLButtonElement}
+ */
+export function smallButton(text, onClick) {
+  const b = el("button", { type: "button", class: "btn small" }, text);
+  b.addEventListener("click", onClick);
+  return b;
+}

@@ -4,7 +4,7 @@ import { api } from "../api.js";
 import { lang, t } from "../i18n.js";
 import { shownName } from "../levels.js";
 import { notice } from "../notice.js";
-import { $ } from "../dom.js";
+import { $, smallButton } from "../dom.js";
 
 function resultText(g) {
   if (g.status === "playing") return t("games.playing");
@@ -29,15 +29,6 @@ function when(updated) {
   return today
     ? date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })
     : date.toLocaleDateString(lang, { month: "short", day: "numeric" });
-}
-
-function button(text, onClick) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "btn small";
-  b.textContent = text;
-  b.addEventListener("click", onClick);
-  return b;
 }
 
 export async function showGames(game) {
@@ -80,7 +71,7 @@ export async function showGames(game) {
     const td = document.createElement("td");
     td.className = "act";
     if (g.status !== "damaged") {
-      td.appendChild(button(g.status === "playing" ? t("games.resume") : t("games.replay"), async () => {
+      td.appendChild(smallButton(g.status === "playing" ? t("games.resume") : t("games.replay"), async () => {
         dialog.close();
         try {
           await game.open(g.id, { viewPly: g.status === "playing" ? null : 0 });
@@ -89,7 +80,7 @@ export async function showGames(game) {
         }
       }));
     }
-    const del = button(t("games.delete"), async () => {
+    const del = smallButton(t("games.delete"), async () => {
       try {
         await api.remove(g.id);
         if (game.state && game.state.id === g.id) notice(t("games.deleted"));

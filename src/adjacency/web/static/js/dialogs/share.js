@@ -8,7 +8,7 @@
 import { api } from "../api.js";
 import { t } from "../i18n.js";
 import { shownName } from "../levels.js";
-import { $ } from "../dom.js";
+import { $, smallButton } from "../dom.js";
 
 const KEY = (id) => `adjacency.invite.${id}`;
 
@@ -58,15 +58,6 @@ export function copyHint() {
   return t("share.press-copy.keys", { keys: mac ? "⌘C" : "Ctrl+C" });
 }
 
-function button(text, onClick) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "btn small";
-  b.textContent = text;
-  b.addEventListener("click", onClick);
-  return b;
-}
-
 // The QR code of one of the game's links, drawn by the server as an SVG: the watch link,
 // or with `token` that seat's link (the token in the body, never in a URL). It is added
 // to `box` when it comes; if it cannot come, the link and its code still work.
@@ -108,7 +99,7 @@ function linkRow(title, url, name) {
   const status = document.createElement("p");
   status.className = "copy-status";
   status.setAttribute("role", "status");
-  const copy = button(t("share.copy"), async () => {
+  const copy = smallButton(t("share.copy"), async () => {
     const copied = await copyText(input);
     copy.textContent = copied ? t("share.copied") : t("share.copy");
     status.textContent = copied ? "" : copyHint();
@@ -116,7 +107,7 @@ function linkRow(title, url, name) {
   copy.classList.add("copy");
   row.append(input, copy);
   if (typeof navigator.share === "function") {
-    row.appendChild(button(t("share.send"), async () => {
+    row.appendChild(smallButton(t("share.send"), async () => {
       try {
         await navigator.share({ title: t("share.title"), text: title, url });
       } catch (err) { /* the person closed the sheet */ }
