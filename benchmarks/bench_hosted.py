@@ -91,9 +91,11 @@ event and at least ``--games`` games ended. Prints for each run: every version's
 verdict (its first sentence), every team's games (won, lost, drawn, and the losses on
 time, at their start or by a crash), games per hour, each hosted move's CPU, idle and
 waited-for-a-CPU seconds (the league's record of each move), the load; then the event's
-games side by side (the same result and score in both runs, or each run's), and the
+games side by side (how many have the same result and score in both runs, apart for
+the games of a bot whose move follows its speed, :data:`BY_ITS_CLOCK`), and the
 differences: a refusal, a time loss or a start failure of the loaded run that the quiet
-one did not have, and an event game whose result differs.
+one did not have, and an event game of two bots whose moves do not follow their speed
+whose result differs.
 
     python benchmarks/bench_hosted.py --loaded --bots 2 --games 24 --rounds 4 --move-time 1
 
@@ -432,6 +434,13 @@ def course_shapes() -> list[tuple[str, bytes]]:
         ("the Python starter kit", kit_zip("python")),
         ("the JavaScript starter kit", kit_zip("javascript")),
     ]
+
+
+BY_ITS_CLOCK = ("the Python starter kit", "the JavaScript starter kit")
+"""The shapes of :func:`course_shapes` whose move depends on their speed: they deepen their
+search until their own wall clock says stop, so on a loaded machine they search less deep
+and may choose another move (the others search to a fixed depth, or answer a fixed
+square after spending their time)."""
 
 
 def kit_zip(language: str) -> bytes:
@@ -1057,6 +1066,12 @@ def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
             verdicts[name] = (last.status if last else "none", said)
         moves = [m for game in games for m in store.move_times.of_game(game.id)]
     teams = tally(games, ids)
+    failures = [
+        f"{ids.get(g.x_id, g.x_id)}-{ids.get(g.o_id, g.o_id)} {g.status} {g.termination}:"
+        f" {(g.detail or '')[:300]}"
+        for g in games
+        if g.status == "aborted" or g.termination in LOSSES
+    ]
     shutil.rmtree(work, ignore_errors=True)
     return {
         "verdicts": verdicts,
@@ -1066,6 +1081,7 @@ def loaded_run(args: argparse.Namespace, loaded: bool) -> dict[str, Any]:
         "per_hour": len(games) / max(hours, 1e-9),
         "moves": moves,
         "event": event,
+        "failures": failures,
         "load": loads or [os.getloadavg()[0]],
     }
 
@@ -1236,13 +1252,20 @@ def loaded_mode(args: argparse.Namespace) -> None:
             f" s: CPU {figures['cpu']}; idle {figures['idle']}; waited for a CPU"
             f" {figures['waited']}"
         )
+        for failure in run["failures"]:
+            print(f"  {label}: {failure}")
     both = quiet["event"].keys() & busy["event"].keys()
-    same = sum(quiet["event"][key] == busy["event"][key] for key in both)
-    print(
-        f"event games: {len(quiet['event'])} quiet, {len(busy['event'])} loaded;"
-        f" {len(both)} pairings in both, {same} of them with the same result and score"
-    )
-    found = differences(quiet, busy) + event_differences(quiet["event"], busy["event"])
+    clocked = {name for name, shape in quiet["shapes"].items() if shape in BY_ITS_CLOCK}
+    fixed = {key for key in both if not {key[0], key[1]} & clocked}
+    for label, keys in (("neither side searches by its clock", fixed), ("one does", both - fixed)):
+        same = sum(quiet["event"][key] == busy["event"][key] for key in keys)
+        print(f"event games, {label}: {same} of {len(keys)} with the same result and score")
+    print(f"event games: {len(quiet['event'])} quiet, {len(busy['event'])} loaded")
+    steady = {key: quiet["event"][key] for key in fixed}
+    moved = {key: busy["event"][key] for key in fixed}
+    lost = {k: v for k, v in quiet["event"].items() if k not in both}
+    extra = {k: v for k, v in busy["event"].items() if k not in both}
+    found = differences(quiet, busy) + event_differences({**steady, **lost}, {**moved, **extra})
     print("differences, loaded against quiet: " + ("; ".join(found) or "none"))
     print(f"load average after: {os.getloadavg()}")
 
