@@ -9,13 +9,13 @@ finished."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from league_helpers import REPO, env
+from reaper import run_in_group
 
 pytestmark = pytest.mark.slow
 
@@ -27,10 +27,7 @@ def test_the_class_benchmark_runs_tiny_with_every_game_on_the_board(tmp_path: Pa
             "--rounds", "4", "--time", "4+0.1", "--min-game", "0", "--viewers", "4",
             "--poll", "0.5", "--reload", "3", "--timeout", "50", "--addresses", "3",
             "--json"]  # fmt: skip
-    run = subprocess.run(
-        [sys.executable, str(SCRIPT), *tiny],
-        env=env(), cwd=tmp_path, capture_output=True, text=True, timeout=90, check=False,
-    )  # fmt: skip
+    run = run_in_group([sys.executable, str(SCRIPT), *tiny], env=env(), cwd=tmp_path, timeout=90)
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
     assert len(lines) == 1, run.stdout  # the JSON line alone; the table goes to stderr
@@ -64,10 +61,9 @@ def test_the_class_benchmark_runs_tiny_with_every_game_on_the_board(tmp_path: Pa
 
 
 def test_the_class_benchmark_refuses_a_round_robin_larger_than_the_class() -> None:
-    run = subprocess.run(
-        [sys.executable, str(SCRIPT), "--bots", "4", "--rr-members", "5"],
-        env=env(), capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+    run = run_in_group(
+        [sys.executable, str(SCRIPT), "--bots", "4", "--rr-members", "5"], env=env(), timeout=60
+    )
     assert run.returncode == 2
     assert "--rr-members: 2 to --bots (4)" in run.stderr
     assert "Traceback" not in run.stderr

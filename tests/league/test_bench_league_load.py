@@ -7,12 +7,12 @@ counted."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 from league_helpers import env
 from net_helpers import reserved_port
+from reaper import run_in_group
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_league_load.py"
 
@@ -23,13 +23,10 @@ def test_the_load_benchmark_runs_with_tiny_sizes(tmp_path: Path) -> None:
             "--people-played", "20", "--requests", "2", "--playing", "2", "--viewers", "2",
             "--people", "2", "--seconds", "2", "--abusive", "9", "--hold", "1"]  # fmt: skip
     with reserved_port() as port:  # held for the benchmark's server, which binds it
-        run = subprocess.run(
+        run = run_in_group(
             [sys.executable, str(SCRIPT), *tiny, "--port", str(port), "--out", str(out)],
             env=env(),
-            capture_output=True,
-            text=True,
             timeout=120,
-            check=False,
         )
     assert run.returncode == 0, run.stdout + run.stderr
     figures = json.loads(out.read_text())

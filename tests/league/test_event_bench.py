@@ -1,12 +1,13 @@
 """``benchmarks/bench_event.py`` run tiny (3 members, a 4x4 board, a short clock): the
 real server plays the double round robin to its end and the page is timed in Chromium;
-the JSON it prints counts every game and has every figure."""
+the JSON it prints counts every game and has every figure. Each benchmark runs in a
+process group of its own (:func:`reaper.run_in_group`), so its server and its clients end
+with it, also when it is stopped at its bound."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from browser_helpers import CHROMIUM, MISSING
 from league_helpers import REPO, env
+from reaper import run_in_group
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -27,7 +29,7 @@ def test_the_event_benchmark_runs_tiny(tmp_path: Path) -> None:
     command = [sys.executable, str(REPO / "benchmarks" / "bench_event.py"), "--members", "3",
                "--rounds", "3", "--size", "4", "--time", "1+0.05", "--draws", "1",
                "--out", str(out)]  # fmt: skip
-    done = subprocess.run(command, env=env(), capture_output=True, text=True, timeout=120)
+    done = run_in_group(command, env=env(), timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(out.read_text())
     assert json.loads(done.stdout) == result
@@ -51,7 +53,7 @@ def test_the_kit_clock_benchmark_runs_tiny(tmp_path: Path) -> None:
     out = tmp_path / "clock.json"
     command = [sys.executable, str(REPO / "benchmarks" / "bench_kit_clock.py"), "--rounds",
                "2", "--size", "4", "--time", "5+0.1", "--out", str(out)]  # fmt: skip
-    done = subprocess.run(command, env=env(), capture_output=True, text=True, timeout=120)
+    done = run_in_group(command, env=env(), timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(out.read_text())
     assert result["games"] == 24 and result["setting"] == "4x4, 2 rounds, clock 5+0.1"
