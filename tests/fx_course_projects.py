@@ -7,16 +7,17 @@ bottom-left and O's top-right, an alert at the end. The shapes vary as real proj
 who plays (a type box per side with a person option, one bot-type box, a game-mode box, or
 a fixed bot), who moves first (a check box or a combo box), where the FXML is (beside the
 sources, in a folder under ``src``, in a separate ``resources`` root named by an IntelliJ
-``.iml``), and where the bot moves (on the JavaFX thread, from a thread, from a timeline, or at
-the press of a ``Move Bot`` button).
+``.iml``), and where the bot moves (on the JavaFX thread, from a thread, from a timeline, after
+a pause the window makes, or at the press of a ``Move Bot`` button).
 
 Every bot is deterministic so that a test can tell its moves from any other's
 (:func:`bot_move`): the first choice of each box ("Minimax") takes the empty square that
 turns the most pieces, the first such from the window's top-left; the second ("Random",
 "Local Search") the same from the bottom-right. The hostile shapes break at the bot's
 second move: ``crash`` throws, ``hang`` never returns on the JavaFX thread, ``occupied``
-marks the square of one of the opponent's pieces, ``spin`` thinks for 30 s of CPU, and
-``think-aloud`` too on the JavaFX thread, printing as it goes.
+marks the square of one of the opponent's pieces, ``spin`` thinks for 30 s of CPU,
+``think-aloud`` too on the JavaFX thread, printing as it goes, and ``sleep`` sleeps in its
+bot (at its third move) before it answers.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class Shape:
     who: str = "per_side"  # per_side | bot_type | mode | fixed
     first: str = "check"  # check | combo
     fxml: str = "beside"  # beside | folder | resources
-    thread: str = "fx"  # fx | thread | timeline | button | next
+    thread: str = "fx"  # fx | thread | timeline | pause | button | next
     hostile: str = ""  # "" | crash | late-crash | hang | occupied | spin | no-window | ...
     package: str = ""
     form: str = ""  # "": the shapes above; else one of FORMS (form_files)
@@ -111,6 +112,13 @@ NEXT_BUTTON = Shape("next-button", thread="next")
 does not name the bot, beside the course window's ``End Game`` and ``Play New Game``
 (each ends the program here, so a press of either shows)."""
 """A program whose bot thinks for 30 s of CPU at its second move: its clock stops it."""
+
+PAUSE_SECONDS = 2.5
+PAUSES = Shape("pauses", thread="pause", hostile="sleep")
+"""A program whose window waits :data:`PAUSE_SECONDS` after the opponent's move before it
+calls its bot (a ``Timeline``, so that a person sees the move first, as some teams' windows
+do), and whose bot, at its third move, sleeps :data:`PAUSE_SECONDS` itself before it
+answers."""
 
 FORGES = Shape("forges", hostile="forge")
 """A program that speaks the engine protocol behind its window's back: at its bot's first
@@ -302,6 +310,10 @@ def _bot(shape: Shape, head: str) -> str:
             " catch (IllegalStateException e) { for (int r = 0; r < 16; r++)"
             " e.printStackTrace(); }"
         ),
+        "sleep": (
+            f"if (moves == 3) try {{ Thread.sleep({PAUSE_SECONDS * 1000:.0f}); }}"
+            " catch (InterruptedException e) { }"
+        ),
         "no-window": "",
         "writes": "",
         "diagonal": "",
@@ -374,6 +386,12 @@ def _game_window(shape: Shape, head: str) -> str:
             "        t.setDaemon(true);\n"
             "        t.start();"
         )
+    elif shape.thread == "pause":  # the person sees the opponent's move first
+        think = (
+            "Timeline later = new Timeline(new KeyFrame("
+            f"Duration.millis({PAUSE_SECONDS * 1000:.0f}), e -> place(bot.move(marks(), turn))));\n"
+            "        later.play();"
+        )
     elif shape.thread in ("button", "next"):  # waits for its person to press its button
         think = "moveBot.setDisable(false);"
     else:
@@ -382,7 +400,7 @@ def _game_window(shape: Shape, head: str) -> str:
             " e -> place(bot.move(marks(), turn))));\n"
             "        later.play();"
         )
-    show = "show()" if shape.thread == "timeline" else "showAndWait()"
+    show = "show()" if shape.thread in ("timeline", "pause") else "showAndWait()"
     button = shape.thread in ("button", "next")
     label = "Next" if shape.thread == "next" else "Move Bot"
     move_bot = f'    private final Button moveBot = new Button("{label}");\n' if button else ""

@@ -1,6 +1,6 @@
 """The example engine (examples/engines/minimal_engine.py), speaking as a program played
 through its window does: before each ``bestmove`` it sends ``info string bot-span S``, the
-seconds its window showed its bot took (the driver's line, docs/protocol.md), here a
+seconds the driver timed its bot (the driver's line, docs/protocol.md), here a
 constant given as its first argument, or a malformed one where that is not a number. It
 reads the example's own code; nothing is copied."""
 

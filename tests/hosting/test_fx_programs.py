@@ -37,6 +37,7 @@ from adjacency.hosting.fx_kind import LANGUAGE, look
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
 from adjacency.hosting.fx_run import dry_run, fx_bot
 from adjacency.hosting.java_build import BuildFailed
+from adjacency.hosting.move_clock import GRACE
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import BotSeat
 from adjacency.hosting.team_words import LAST_BOARD_HEAD, team_words
@@ -50,6 +51,8 @@ from fx_course_projects import (
     FORMS,
     HOSTILE,
     NEXT_BUTTON,
+    PAUSE_SECONDS,
+    PAUSES,
     SHAPES,
     SPINS,
     THINKS_ALOUD,
@@ -582,3 +585,43 @@ def test_a_bot_out_of_time_is_told_where_it_was_thinking(workshop: Workshop, sha
         r"in the program at Bot\.java:"
     )
     assert where.search(result.detail.partition("; last lines of its stderr")[0]), result.detail
+
+
+def test_a_move_is_timed_from_the_call_of_the_bot_not_the_windows_pause(
+    workshop: Workshop,
+) -> None:
+    """Through the league's seat on a 1 s clock, a program whose window waits 2.5 s after
+    the opponent's move before it calls its bot (as a person would want to see the move):
+    the pause is the window's, not the bot's, so its moves are in time and charged what its
+    bot's calls took, as the driver's span says. At its third move its bot itself sleeps
+    2.5 s before it answers: a bot's own idle time is its own, and that move is lost on
+    time."""
+    built = workshop.built(PAUSES, dry=False)
+    seat = BotSeat(
+        Choice(built.build.folder, built.build.main, built.recipe.driver_args(), LANGUAGE)
+    )
+    greedy = make_bot("greedy")
+    position = Position.start(8, 8, ROUNDS)
+    answers, spans = [], []
+    seat.open()
+    try:
+        for _ in range(3):  # X: the window pauses, then calls its bot
+            answer = seat.move(position.fen(), 1.0, 30.0)
+            answers.append(answer)
+            spans.append(fx_run.bot_span(seat.bot))
+            if answer.move is None or answer.failure is not None:
+                break
+            position = position.play(answer.move)
+            position = position.play(greedy.choose_move(position, Limit(time=1.0)))
+    finally:
+        seat.close()
+    assert len(answers) == 3, answers
+    for answer, span in zip(answers[:2], spans, strict=False):
+        assert answer.failure is None and answer.move is not None, answer
+        assert answer.wall >= PAUSE_SECONDS, answer  # the window did pause before its bot
+        assert span is not None and span < PAUSE_SECONDS / 2, (span, answer)
+        assert answer.own < 1.0, answer
+    last = answers[2]
+    assert last.failure is not None and last.failure[0] is Termination.TIME_FORFEIT, last
+    # its sleep, less at most the machine's waits for a CPU in the move, beyond clock and grace
+    assert last.own > 1.0 + GRACE, last

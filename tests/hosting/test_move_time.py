@@ -98,7 +98,7 @@ def test_a_window_that_handles_the_click_slowly_is_charged_its_bot_s_span() -> N
     assert told.own == pytest.approx(0.45)  # its sandbox's CPU bounds it from below
     assert blame(told, 1.0) is None
     assert blame(MoveTime(cpu=0.45, wall=3.0, stalled=0.0), 1.0) is not None
-    assert "its window showed its bot's move 0.40 s after" in told.account()
+    assert "inside its JVM, its bot took 0.40 s" in told.account()
 
 
 @pytest.mark.parametrize(("said", "heard"), [("0.25", 0.25), ("soon", None), ("-1", None)])

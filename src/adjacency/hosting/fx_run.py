@@ -373,17 +373,20 @@ lines there."""
 
 SPAN = "bot-span"
 """The first word of the ``info string`` the driver sends before its ``bestmove``: the
-seconds the program's bot took at that move as its window showed it (``bot-span 1.2345``):
-from the program's showing the opponent's move to its showing its bot's, timed inside its
-JVM by listeners on the board's squares (the program's handling of the click before, and
-the driver's reading after, left out). The clock uses it as the move's wall time where it
+seconds the program's bot took at that move (``bot-span 1.2345``), timed inside its JVM as
+the course's window times a move: the time in which the program was calling its team's bot
+(its threads' stacks sampled), between its showing the opponent's move and its showing its
+bot's (listeners on the board's squares); the whole time between the two where the program
+has no class named for a bot (docs/javafx-driver.md). The program's handling of the click
+before, a pause it makes before it calls its bot, and the driver's reading after, are left
+out. The clock uses it as the move's wall time where it
 is less (:attr:`~.move_clock.MoveTime.span`), never charging less than the CPU the
 program's sandbox used: the team's code shares that JVM, and the sandbox's group stays the
 bound."""
 
 
 def bot_span(bot: object) -> float | None:
-    """The seconds ``bot``'s window showed its last move took (:data:`SPAN`), where it is
+    """The seconds ``bot``'s driver timed its last move (:data:`SPAN`), where it is
     a program played through its window and its driver told them; else ``None``."""
     return bot.span if isinstance(bot, DrivenBot) else None
 

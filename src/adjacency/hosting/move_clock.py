@@ -153,8 +153,9 @@ class MoveTime:
     wall: float
     stalled: float = 0.0
     span: float | None = None
-    """The seconds the program's bot took as its window showed them, timed inside its JVM
-    (a program played through its window: :data:`~.fx_run.SPAN`), or ``None``."""
+    """The seconds the program's bot took, timed inside its JVM as the course's window
+    times a move: its calls of its team's bot (a program played through its window:
+    :data:`~.fx_run.SPAN`), or ``None``."""
 
     @property
     def excused(self) -> float:
@@ -165,10 +166,11 @@ class MoveTime:
     @property
     def own(self) -> float:
         """The wall seconds that were the move's own (:attr:`excused` taken off): its
-        CPU time plus its own idle time. Where the program's window timed its bot
+        CPU time plus its own idle time. Where its bot was timed inside its JVM
         (:attr:`span`), that span with the same waits taken off, where less: the window's
-        handling of the opponent's click and the driver's reading are not the bot's; never
-        less than its CPU time, which its sandbox's group measures whoever timed the span.
+        handling of the opponent's click, a pause it makes before it calls its bot and the
+        driver's reading are not the bot's; never less than its CPU time, which its
+        sandbox's group measures whoever timed the span.
 
         >>> MoveTime(cpu=0.9, wall=2.0, stalled=0.0, span=1.2).own
         1.2
@@ -213,7 +215,7 @@ class MoveTime:
             f"{self.wall:.2f} s of wall time"
         )
         if self.span is not None:
-            said += f" (its window showed its bot's move {self.span:.2f} s after the opponent's)"
+            said += f" (inside its JVM, its bot took {self.span:.2f} s)"
         if self.excused >= 0.005:
             said += (
                 f"; it waited {self.excused:.2f} s for a CPU the machine gave to other work "

@@ -43,6 +43,8 @@ public final class Driver {
     private final Options options;
     private final Protocol protocol;
     private final Windows windows;
+    /** The sampler of the program's calls of its bot ({@link Game#span}). */
+    private final BotCalls calls = BotCalls.start();
     /** The game once its board showed (a crash tells its board), else null. */
     private volatile Game game;
     private volatile boolean quitting;
@@ -218,13 +220,14 @@ public final class Driver {
 
     /** The bot's move in {@code setup}, sent as {@code bestmove}, the game begun at the first. */
     private void answer(Setup setup) {
-        long cpuBefore = Threads.ownCpu();
+        long cpuBefore = Threads.ownCpu(), callsCpuBefore = calls.cpuNanos();
         try {
             if (setup == null) throw new Failure("go before any position");
             Game playing = game;
-            if (playing == null) playing = Game.begin(options, protocol, windows, setup, begun -> game = begun);
+            if (playing == null) playing = Game.begin(options, protocol, windows, setup, calls, begun -> game = begun);
             int move = playing.answer(setup.cells());
-            protocol.send("info string driver cpu " + (Threads.ownCpu() - cpuBefore) / 1000 + " us");
+            long driverCpu = Threads.ownCpu() - cpuBefore + calls.cpuNanos() - callsCpuBefore;
+            protocol.send("info string driver cpu " + driverCpu / 1000 + " us");
             double span = playing.span();
             if (span >= 0) protocol.send(String.format(java.util.Locale.ROOT, "info string %s %.4f", Protocol.SPAN, span));
             protocol.send("bestmove " + Rules.name(move));

@@ -65,9 +65,13 @@ final class Game {
     private volatile boolean watching;
     /** The last move's span in seconds ({@link #span}), or -1. */
     private double span = -1;
+    /** When the program called its team's bot (sampled while a move is awaited). */
+    private final BotCalls calls;
 
-    private Game(Protocol protocol, boolean pictures, Button[][] board, int botSide, String botMark, String opponentMark, boolean halfTurn) {
+    private Game(Protocol protocol, boolean pictures, Button[][] board, int botSide, String botMark, String opponentMark, boolean halfTurn,
+            BotCalls calls) {
         this.protocol = protocol;
+        this.calls = calls;
         this.pictures = pictures;
         this.board = board;
         this.botSide = botSide;
@@ -80,9 +84,10 @@ final class Game {
      * The game of {@code setup}, the bot to move: the windows followed to the board, each
      * filled for it (the rounds, who moves first), then the board's corners checked against
      * the bot's mark. {@code started} is handed the board as soon as it shows, so that a
-     * crash from then on can tell it.
+     * crash from then on can tell it. {@code calls} samples the program's calls of its bot.
      */
-    static Game begin(Options options, Protocol protocol, Windows windows, Setup setup, java.util.function.Consumer<Game> started)
+    static Game begin(Options options, Protocol protocol, Windows windows, Setup setup, BotCalls calls,
+            java.util.function.Consumer<Game> started)
             throws InterruptedException {
         int pieces = 0;
         for (int cell : setup.cells()) if (cell != 0) pieces++;
@@ -93,7 +98,7 @@ final class Game {
         boolean botFirst = botSide == firstSide;
         String botMark = options.sides != null ? (botFirst ? "X" : "O") : options.botMark; // X moves first in such a program
         Button[][] board = windows.follow(rounds, botFirst, 60_000);
-        Game shown = new Game(protocol, options.pictures, board, botSide, botMark, "", false);
+        Game shown = new Game(protocol, options.pictures, board, botSide, botMark, "", false, calls);
         started.accept(shown);
         String[] marks = shown.read();
         String bottomLeft = marks[(Rules.N - 1) * Rules.N], topRight = marks[Rules.N - 1];
@@ -105,7 +110,7 @@ final class Game {
         }
         String opponentMark = botMark.equals(bottomLeft) ? topRight : bottomLeft;
         boolean halfTurn = botMark.equals(bottomLeft) != (botSide == 1);
-        Game game = new Game(protocol, options.pictures, board, botSide, botMark, opponentMark, halfTurn);
+        Game game = new Game(protocol, options.pictures, board, botSide, botMark, opponentMark, halfTurn, calls);
         game.watch();
         started.accept(game);
         System.err.println("fxdriver: plays " + rounds + " rounds, the bot's mark " + botMark + " as " + (botSide == 1 ? "X" : "O")
@@ -121,6 +126,7 @@ final class Game {
         int[] before = model;
         for (int i = 0; i < firstChange.length(); i++) firstChange.set(i, 0);
         long askedAt = System.nanoTime();
+        calls.begin();
         int fired = -1;
         if (!Arrays.equals(asked, model)) {
             int opponent = Rules.explain(model, asked, 3 - botSide, true);
@@ -134,20 +140,29 @@ final class Game {
             fired = opponent;
             before = asked;
         }
-        int move = awaitMove(before);
+        int move;
+        try {
+            move = awaitMove(before);
+        } finally {
+            calls.end(); // the sampling off whatever happened
+        }
         model = Rules.place(before, move, botSide);
         span = span(fired, move, askedAt);
         return move;
     }
 
     /**
-     * The seconds the program's bot took at the last move, as its window shows it: from the
+     * The seconds the program's bot took at the last move, as the course's window times it:
+     * the time in which the program was calling its team's bot ({@link BotCalls}), from the
      * program's showing the opponent's move (its mark's first change on the square), or from
      * the driver's asking where the bot moves without one, to its showing its bot's move (that
-     * square's first change). The program's handling of the opponent's click before it, and
-     * the driver's reading after, are not in it. -1 where it cannot be told (the squares are
-     * not watched, or a change was not seen in that order): the server's clock then stands
-     * alone. The server never charges less than the CPU the program's sandbox used.
+     * square's first change). The program's handling of the opponent's click, a pause its
+     * window makes before it calls its bot, and the driver's reading after are not in it.
+     * Where the samples cannot tell (no thread was ever seen in the team's bot: its classes are
+     * not named for one), the whole time between the two marks. -1 where even that cannot be
+     * told (the squares are not watched, or a change was not seen in that order): the
+     * server's clock then stands alone. The server never charges less than the CPU the
+     * program's sandbox used.
      */
     double span() {
         return span;
@@ -158,7 +173,8 @@ final class Game {
         long from = fired < 0 ? askedAt : firstChange.get(own(fired));
         long to = firstChange.get(own(move));
         if (from == 0 || to == 0 || to < from) return -1;
-        return (to - from) / 1e9;
+        long called = calls.within(from, to);
+        return (called < 0 ? to - from : called) / 1e9;
     }
 
     /** The program's own index of the protocol's square {@code square} (the half-turn applied). */

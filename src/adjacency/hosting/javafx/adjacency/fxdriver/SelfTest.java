@@ -10,7 +10,7 @@ import java.util.Random;
 
 /**
  * The driver's own test of what it computes without a window: {@link Rules}, {@link Setup},
- * {@link Options}, {@link Words}, {@link Json}, {@link Threads}' reading of frames and {@link Waits}. It
+ * {@link Options}, {@link Words}, {@link Json}, {@link Threads}' reading of frames, {@link Waits} and {@link Calls}. It
  * needs the JDK alone: these classes and this one compile and run without JavaFX.
  *
  * <p>{@code SelfTest} runs its checks and prints {@code fxdriver self-test: N checks passed in
@@ -98,6 +98,62 @@ public final class SelfTest {
         json();
         frames();
         waits();
+        calls();
+    }
+
+    /**
+     * {@link Calls}: the names of the team's bots, and the time of the calls inside a span,
+     * on drawn samples against the same time counted sample by sample.
+     */
+    private void calls() {
+        for (String bot : new String[] {"Bot", "MinimaxBot", "BotBase", "botGA", "LocalSearchBOT", "GA2Bot"}) {
+            check(Calls.botNamed(bot), bot + " names a bot");
+        }
+        for (String not : new String[] {"OutputFrameController", "BotController", "BotFactory", "BotProvider", "botButton", "Minimax", "Main", "Robot"}) {
+            check(!Calls.botNamed(not), not + " names no bot");
+        }
+        Calls none = new Calls();
+        none.sample(10, false);
+        equal(none.within(0, 100), -1L, "never seen, no bot named: the samples cannot tell");
+        none.botKnown();
+        equal(none.within(0, 100), 0L, "a bot named but never seen: its calls were shorter than a period");
+        Calls calls = new Calls();
+        calls.sample(10, false);
+        calls.sample(20, true);
+        calls.sample(30, true);
+        calls.sample(40, false);
+        calls.sample(50, true);
+        equal(calls.within(0, 100), 20L + 50L, "a call closed and one in progress to the span's end");
+        equal(calls.within(25, 55), 15L + 5L, "the calls clipped to the span");
+        calls.clear();
+        equal(calls.within(0, 100), 100L, "a call in progress goes on after a clear, from the span's start");
+        calls.sample(60, false);
+        calls.clear();
+        equal(calls.within(0, 100), 0L, "seen before, not in this move: none");
+        Random random = new Random(17);
+        for (int round = 0; round < 300; round++) {
+            Calls drawn = new Calls();
+            int n = 1 + random.nextInt(40);
+            boolean[] state = new boolean[n];
+            long[] at = new long[n];
+            long t = random.nextInt(5);
+            for (int i = 0; i < n; i++) {
+                t += 1 + random.nextInt(7);
+                at[i] = t;
+                state[i] = random.nextInt(3) == 0;
+                drawn.sample(at[i], state[i]);
+            }
+            long from = random.nextInt((int) t + 5), to = from + random.nextInt((int) t + 5);
+            boolean seen = false;
+            long counted = 0; // unit by unit: called from a sample that saw it up to the next sample's time
+            for (long unit = from; unit < to; unit++) {
+                boolean in = false;
+                for (int i = 0; i < n && at[i] <= unit; i++) in = state[i];
+                if (in) counted++;
+            }
+            for (boolean s : state) seen |= s;
+            equal(drawn.within(from, to), seen ? counted : -1L, "drawn samples, round " + round);
+        }
     }
 
     /** {@link Waits}: a schedstat line's run delay, the longest growth of one thread's, this JVM's own threads read. */
