@@ -23,6 +23,7 @@ from cli_helpers import run
 from league_helpers import (
     ADMIN,
     add_member,
+    get,
     make_league,
     request,
     start_client,
@@ -48,6 +49,15 @@ def test_an_events_pace_holds_a_connected_bots_moves_off_the_clock(tmp_path: Pat
     with thread_server(db, house_games=False) as url:
         client = start_client(url, token, "random", tmp_path / "solo.log")
         try:
+            # The events start once the client is there: a bot not connected when its
+            # game is to start, past the server's reconnection grace (wall time in the
+            # suite), loses it at once, and a loaded machine can start the client later.
+            standings = f"{url}/api/league/standings"
+            wait_until(
+                lambda: any(r["name"] == "solo" and r["online"] for r in get(standings)),
+                60,
+                "the bot to connect",
+            )
             api = f"{url}/api/league/admin/events"
             for name, pace in (("paced", PACE), ("quick", None)):
                 body: dict[str, Any] = {
@@ -77,11 +87,11 @@ def test_an_events_pace_holds_a_connected_bots_moves_off_the_clock(tmp_path: Pat
     assert len(paced) == len(quick) == 2
     for game in paced:
         assert game is not None and game.ended is not None and game.record is not None
+        assert game.termination == "normal", game.detail
         plies = len(game_from_text(game.record).moves)  # after the opening's plies
         assert plies == game.plies
         assert plies // 2 * PACE > 1.0  # each side waited longer than its whole clock
         assert game.ended - game.started >= plies * PACE
-        assert game.termination == "normal", game.detail
         assert game.x_time < 1.0 and game.o_time < 1.0
     for game in quick:
         assert game is not None and game.ended is not None
