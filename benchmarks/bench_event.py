@@ -140,6 +140,25 @@ def build_java(folder: Path) -> Path:
     return folder
 
 
+JAVA_MAIN = Path("adjacency") / "kit" / "Main.class"
+"""The Java kit's runner in a folder of its compiled classes."""
+
+
+def compiled_java(text: str) -> Path:
+    """``--java DIR``'s folder, refused where it holds no compiled Java kit."""
+    folder = Path(text)
+    if not (folder / JAVA_MAIN).is_file():
+        raise argparse.ArgumentTypeError(f"{text} holds no compiled Java kit ({JAVA_MAIN})")
+    return folder.resolve()
+
+
+def add_java_option(parser: argparse.ArgumentParser) -> None:
+    """``--java DIR``: the Java kit's classes compiled already (the test suite's build),
+    so that the run compiles nothing; without it the kit is compiled first."""
+    help_ = "the Java kit compiled already into DIR (else it is compiled first)"
+    parser.add_argument("--java", type=compiled_java, metavar="DIR", help=help_)
+
+
 def kit_spec(kit: str, bot: str, java: Path) -> str:
     """The ``cmd:`` spec of a kit's engine runner playing ``bot``."""
     if kit == "java":
@@ -173,6 +192,7 @@ def main() -> None:
     parser.add_argument("--time", default="2+0.05", help="each side's clock, BASE+INCREMENT s")
     parser.add_argument("--draws", type=int, default=5, help="fresh pages timed at the end")
     parser.add_argument("--out", type=Path, help="also write the JSON here")
+    add_java_option(parser)
     args = parser.parse_args()
     if not 2 <= args.members <= len(ROSTER):
         parser.error(f"--members: 2 to {len(ROSTER)}")
@@ -206,7 +226,7 @@ def main() -> None:
         subprocess.run(create, check=True, env=processes.environment, stdout=subprocess.DEVNULL)
         spawn = processes.spawn
         try:
-            java = build_java(folder / "java")  # while the server starts
+            java = args.java or build_java(folder / "java")
             console.log("the Java kit compiled")
             url = processes.serve(db)
             console.log(f"the server is up at {url}")

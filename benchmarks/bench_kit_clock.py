@@ -31,7 +31,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_event import ADJACENCY, Processes, _wait, build_java, get, kit_spec, new_league
+from bench_event import (
+    ADJACENCY,
+    Processes,
+    _wait,
+    add_java_option,
+    build_java,
+    get,
+    kit_spec,
+    new_league,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 EVENT = "clock"
@@ -59,6 +68,7 @@ def main() -> None:
     parser.add_argument("--slack", type=float, default=0.5, help="seconds of clock unused")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds for it all")
     parser.add_argument("--out", type=Path, help="also write the JSON here")
+    add_java_option(parser)
     args = parser.parse_args()
 
     sys.path.insert(0, str(REPO / "src"))
@@ -83,7 +93,7 @@ def main() -> None:
             store.events.create(EVENT, "double-round-robin", None, [n for n, _ in ROSTER])
         processes = Processes(folder)
         try:
-            java = build_java(folder / "java")
+            java = args.java or build_java(folder / "java")
             url = processes.serve(db)
             for name, kit in ROSTER:
                 spec = kit_spec(kit, "alphabeta", java)

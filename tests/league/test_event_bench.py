@@ -2,7 +2,9 @@
 real server plays the double round robin to its end and the page is timed in Chromium;
 the JSON it prints counts every game and has every figure. Each benchmark runs in a
 process group of its own (:func:`reaper.run_in_group`), so its server and its clients end
-with it, also when it is stopped at its bound."""
+with it, also when it is stopped at its bound. Each is handed the suite's Java kit build
+(``--java``, the session's ``java_build``): compiling it again in the benchmark was a
+large part of its time on a loaded machine."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from reaper import run_in_group
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
-def test_the_event_benchmark_runs_tiny(tmp_path: Path) -> None:
+def test_the_event_benchmark_runs_tiny(tmp_path: Path, java_build: Path) -> None:
     if not os.path.exists(CHROMIUM):
         if os.environ.get("CI"):
             pytest.fail(MISSING + ": CI must provision it (tools/provision-chromium)")
@@ -28,7 +30,7 @@ def test_the_event_benchmark_runs_tiny(tmp_path: Path) -> None:
     out = tmp_path / "event.json"
     command = [sys.executable, str(REPO / "benchmarks" / "bench_event.py"), "--members", "3",
                "--rounds", "3", "--size", "4", "--time", "1+0.05", "--draws", "1",
-               "--out", str(out)]  # fmt: skip
+               "--java", str(java_build), "--out", str(out)]  # fmt: skip
     done = run_in_group(command, env=env(), timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(out.read_text())
@@ -45,14 +47,15 @@ def test_the_event_benchmark_runs_tiny(tmp_path: Path) -> None:
     assert "games" in done.stderr  # the progress bar
 
 
-def test_the_kit_clock_benchmark_runs_tiny(tmp_path: Path) -> None:
+def test_the_kit_clock_benchmark_runs_tiny(tmp_path: Path, java_build: Path) -> None:
     """``benchmarks/bench_kit_clock.py`` on a 4x4 board, 2 rounds: the kits' alpha-beta
     bots (four members) play their 24 games through the real server and ``adjacency
     connect``, and the JSON counts them and lists every time loss (none with time left:
     exit status 0)."""
     out = tmp_path / "clock.json"
     command = [sys.executable, str(REPO / "benchmarks" / "bench_kit_clock.py"), "--rounds",
-               "2", "--size", "4", "--time", "5+0.1", "--out", str(out)]  # fmt: skip
+               "2", "--size", "4", "--time", "5+0.1", "--java", str(java_build),
+               "--out", str(out)]  # fmt: skip
     done = run_in_group(command, env=env(), timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(out.read_text())
