@@ -4,6 +4,7 @@ the machine's, and the three figures an account gives."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from adjacency.bots import Limit
 from adjacency.bots.external import ExternalBot
 from adjacency.core import Position
 from adjacency.core.game import Termination
-from adjacency.hosting.fx_run import DrivenBot, bot_span
+from adjacency.hosting.fx_run import BotSpan, DrivenBot, bot_span
 from adjacency.hosting.move_clock import GRACE, MoveTime, blame, charge, wall_cap
 from adjacency.sandbox import longest_wait
 
@@ -77,15 +78,16 @@ def test_the_longest_wait_is_one_thread_s_never_their_sum() -> None:
     share=st.floats(0.0, 1.0),
     stalled=seconds,
     span=st.floats(0.0, 120.0, allow_nan=False),
+    span_waited=st.none() | st.floats(0.0, 120.0, allow_nan=False),
 )
 def test_a_window_s_span_never_charges_less_than_the_cpu_nor_more_than_the_wall(
-    wall: float, share: float, stalled: float, span: float
+    wall: float, share: float, stalled: float, span: float, span_waited: float | None
 ) -> None:
-    """Whatever span a program's window tells (the team's code shares its JVM: a span may
-    be anything), its own time stays between the CPU its sandbox used and what the
-    server's clock alone would charge."""
+    """Whatever span a program's window tells, and whatever waits in it (the team's code
+    shares its JVM: they may be anything), its own time stays between the CPU its sandbox
+    used and what the server's clock alone would charge."""
     alone = MoveTime(cpu=wall * share, wall=wall, stalled=stalled)
-    timed = MoveTime(cpu=wall * share, wall=wall, stalled=stalled, span=span)
+    timed = MoveTime(wall * share, wall, stalled, span, span_waited)
     assert timed.cpu - 1e-9 <= timed.own <= alone.own + 1e-9
     assert timed.cpu + timed.idle + timed.excused <= timed.wall + 1e-9
 
@@ -101,14 +103,39 @@ def test_a_window_that_handles_the_click_slowly_is_charged_its_bot_s_span() -> N
     assert "inside its JVM, its bot took 0.40 s" in told.account()
 
 
-@pytest.mark.parametrize(("said", "heard"), [("0.25", 0.25), ("soon", None), ("-1", None)])
+def test_a_span_s_own_waits_stand_for_the_move_s() -> None:
+    """A window that pauses 2.5 s before its bot's call, its bot then sleeping 2.5 s: the
+    machine kept the program waiting 1.5 s for a CPU, all in the pause (the driver measured
+    none in the call), so none of it comes off the bot's call and the move is late on a
+    1 s clock; where the driver measured no waits, the move's are taken off."""
+    paused = MoveTime(cpu=0.1, wall=5.0, stalled=1.5, span=2.5, span_waited=0.0)
+    assert paused.own == pytest.approx(2.5)
+    assert blame(paused, 1.0) is not None
+    unmeasured = MoveTime(cpu=0.1, wall=5.0, stalled=1.5, span=2.5)
+    assert unmeasured.own == pytest.approx(1.0)
+    inside = MoveTime(cpu=0.1, wall=5.0, stalled=1.5, span=2.5, span_waited=2.0)
+    assert inside.own == pytest.approx(0.5)  # what it waited in its call: the machine's
+
+
+@pytest.mark.parametrize(
+    ("said", "heard"),
+    [
+        ("0.25", BotSpan(0.25)),
+        ("0.25 waited 0.1", BotSpan(0.25, 0.1)),
+        ("soon", None),
+        ("-1", None),
+        ("0.25 waited", None),
+        ("0.25 slept 0.1", None),
+    ],
+)
 def test_a_driven_program_s_span_is_heard_from_its_driver_line(
-    said: str, heard: float | None
+    said: str, heard: BotSpan | None
 ) -> None:
-    """The driver's ``bot-span`` line before a ``bestmove`` is kept for that move, a
-    malformed one dropped; a program not played through its window tells none."""
+    """The driver's ``bot-span`` line before a ``bestmove`` is kept for that move, with the
+    seconds of it the program waited for a CPU where it says them, a malformed one
+    dropped; a program not played through its window tells none."""
     engine = Path(__file__).resolve().parents[1] / "span_engine.py"
-    command = f"{sys.executable} {engine} {said}"
+    command = f"{sys.executable} {engine} {shlex.quote(said)}"
     driven, plain = DrivenBot(command), ExternalBot(command)
     try:
         position = Position.start(8, 8, 4)

@@ -312,8 +312,8 @@ class DrivenBot(ExternalBot):
     """The pictures the driver sent in the move being made (a new one at each move's
     start, before any ``info`` line of it is heard)."""
 
-    span: float | None = None
-    """The seconds the driver said the program's bot took at this move (:data:`SPAN`), or
+    span: BotSpan | None = None
+    """What the driver said the program's bot took at this move (:data:`SPAN`), or
     ``None``."""
 
     thinking: str | None = None
@@ -371,6 +371,17 @@ Sent on the protocol, as the program's prints on standard error may bury the dri
 lines there."""
 
 
+@dataclass(frozen=True)
+class BotSpan:
+    """What a program's driver timed of its bot at a move, inside its sandbox
+    (:data:`SPAN`): the seconds it took (:attr:`~.move_clock.MoveTime.span`) and, where
+    measured, the seconds of them it waited for a CPU
+    (:attr:`~.move_clock.MoveTime.span_waited`)."""
+
+    seconds: float
+    waited: float | None = None
+
+
 SPAN = "bot-span"
 """The first word of the ``info string`` the driver sends before its ``bestmove``: the
 seconds the program's bot took at that move (``bot-span 1.2345``), timed inside its JVM as
@@ -379,21 +390,47 @@ the course's window times a move: the time in which the program was calling its 
 bot's (listeners on the board's squares); the whole time between the two where the program
 has no class named for a bot (docs/javafx-driver.md). The program's handling of the click
 before, a pause it makes before it calls its bot, and the driver's reading after, are left
-out. The clock uses it as the move's wall time where it
-is less (:attr:`~.move_clock.MoveTime.span`), never charging less than the CPU the
-program's sandbox used: the team's code shares that JVM, and the sandbox's group stays the
-bound."""
+out. Where the span is the bot's calls, the driver adds the seconds in them that the
+program waited for a CPU (``bot-span 0.1234 waited 0.0100``, :data:`WAITED`). The clock
+uses the span as the move's wall time where it is less
+(:attr:`~.move_clock.MoveTime.span`), never charging less than the CPU the program's
+sandbox used: the team's code shares that JVM, and the sandbox's group stays the bound."""
 
 
-def bot_span(bot: object) -> float | None:
+WAITED = "waited"
+"""The word of a :data:`SPAN` line before the seconds of the span in which the program
+waited for a CPU, as its driver measured them in its sandbox
+(:attr:`~.move_clock.MoveTime.span_waited`)."""
+
+
+def bot_span(bot: object) -> BotSpan | None:
     """The seconds ``bot``'s driver timed its last move (:data:`SPAN`), where it is
     a program played through its window and its driver told them; else ``None``."""
     return bot.span if isinstance(bot, DrivenBot) else None
 
 
-def _span(text: str) -> float | None:
-    """The seconds of a :data:`SPAN` line's rest, or ``None`` where it is not a finite,
-    non-negative number."""
+def _span(text: str) -> BotSpan | None:
+    """A :data:`SPAN` line's rest (``S``, or ``S waited W``), or ``None`` where a figure is
+    not a finite, non-negative number or the words are not those.
+
+    >>> _span("1.5 waited 0.25")
+    BotSpan(seconds=1.5, waited=0.25)
+    >>> _span("1.5"), _span("soon"), _span("1.5 waited")
+    (BotSpan(seconds=1.5, waited=None), None, None)
+    """
+    words = text.split()
+    if len(words) == 1:
+        seconds = _seconds(words[0])
+        return None if seconds is None else BotSpan(seconds)
+    if len(words) == 3 and words[1] == WAITED:
+        seconds, waited = _seconds(words[0]), _seconds(words[2])
+        if seconds is not None and waited is not None:
+            return BotSpan(seconds, waited)
+    return None
+
+
+def _seconds(text: str) -> float | None:
+    """``text`` as seconds, or ``None`` where it is not a finite, non-negative number."""
     try:
         seconds = float(text)
     except ValueError:

@@ -52,10 +52,14 @@ from __future__ import annotations
 import threading
 import time as clock
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..core.game import Termination
 from ..sandbox import SandboxedProcess, Thread, longest_wait
 from .kinds import KINDS
+
+if TYPE_CHECKING:  # the driver's words are read where its lines are heard
+    from .fx_run import BotSpan
 
 GRACE = 0.5
 """Wall seconds a move may take beyond its clock's: the driver's own work at a move of a
@@ -156,6 +160,11 @@ class MoveTime:
     """The seconds the program's bot took, timed inside its JVM as the course's window
     times a move: its calls of its team's bot (a program played through its window:
     :data:`~.fx_run.SPAN`), or ``None``."""
+    span_waited: float | None = None
+    """The seconds of :attr:`span` in which the program was held up waiting for a CPU,
+    where its driver measured them inside its sandbox (its longest thread's wait in each
+    call of its bot, as ``stalled`` is the move's); ``None``: the move's ``stalled``
+    stands for them."""
 
     @property
     def excused(self) -> float:
@@ -167,7 +176,8 @@ class MoveTime:
     def own(self) -> float:
         """The wall seconds that were the move's own (:attr:`excused` taken off): its
         CPU time plus its own idle time. Where its bot was timed inside its JVM
-        (:attr:`span`), that span with the same waits taken off, where less: the window's
+        (:attr:`span`), that span with its waits taken off (:attr:`span_waited`, else the
+        move's), where less: the window's
         handling of the opponent's click, a pause it makes before it calls its bot and the
         driver's reading are not the bot's; never less than its CPU time, which its
         sandbox's group measures whoever timed the span.
@@ -178,11 +188,15 @@ class MoveTime:
         0.9
         >>> MoveTime(cpu=0.9, wall=2.0, stalled=0.0, span=5.0).own  # no more than its wall
         2.0
+        >>> # the move's waits fell in a pause before its bot's call: the call's own stand
+        >>> MoveTime(cpu=0.1, wall=5.0, stalled=1.5, span=2.5, span_waited=0.0).own
+        2.5
         """
         own = self.wall - self.excused
         if self.span is None:
             return own
-        timed = self.span - max(0.0, min(self.excused, self.span - self.cpu))
+        waited = self.excused if self.span_waited is None else self.span_waited
+        timed = self.span - max(0.0, min(waited, self.span - self.cpu))
         return min(own, max(self.cpu, timed))
 
     @property
@@ -276,7 +290,7 @@ class MoveWatch:
         self.served = process.served_seconds(self.caller) if process is not None else 0.0
         self.started = clock.monotonic()
 
-    def stop(self, answered: bool = True, span: float | None = None) -> MoveTime:
+    def stop(self, answered: bool = True, span: BotSpan | None = None) -> MoveTime:
         """The move's :class:`MoveTime` now: ``answered``, its wall time ends when its
         sandbox's output last said something (the answer's arrival, not the server's
         threads acting on it, which are the server's time); ``span``: the seconds its
@@ -287,11 +301,13 @@ class MoveWatch:
             return MoveTime(now - self.started, now - self.started)
         heard = process.heard_at
         wall = (heard if answered and self.started <= heard <= now else now) - self.started
+        timed = span if answered else None
         return MoveTime(
             max(0.0, process.cpu_seconds() - self.since),
             wall,
             stalled_since(process, self.waits, self.served, self.caller),
-            span if answered else None,
+            timed.seconds if timed is not None else None,
+            timed.waited if timed is not None else None,
         )
 
 

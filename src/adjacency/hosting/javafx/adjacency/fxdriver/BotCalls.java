@@ -33,6 +33,7 @@ final class BotCalls {
     static final long PERIOD_MS = 10;
     /** The most class files of the class path looked at for a bot (a project has a few hundred). */
     private static final int MOST_CLASSES = 20_000;
+    private static final Path PROC = Path.of("/proc");
 
     private final Calls calls = new Calls();
     private final Map<String, Boolean> bots = new ConcurrentHashMap<>();
@@ -42,6 +43,10 @@ final class BotCalls {
     private volatile long cpu;
     /** The thread last seen in a call of the bot (the sampling thread's own), or null. */
     private Thread inBot;
+    /** The sandbox's threads' waits for a CPU when the call in progress was first seen, or null. */
+    private Map<String, Long> waitsAtCall;
+    /** The waits for a CPU within this move's calls ({@link #waitedNanos}). */
+    private long waited;
 
     /** Start the sampling thread (a daemon that samples only between {@link #begin} and {@link #end}). */
     static BotCalls start() {
@@ -56,15 +61,34 @@ final class BotCalls {
     void begin() {
         calls.clear();
         synchronized (lock) {
+            waited = 0;
+            if (waitsAtCall != null) waitsAtCall = Waits.read(PROC); // a call in progress goes on
             sampling = true;
             lock.notifyAll();
         }
     }
 
-    /** The move has been read: the sampling off. */
+    /** The move has been read: the sampling off (a call still in progress has its waits to now). */
     void end() {
         synchronized (lock) {
             sampling = false;
+            if (waitsAtCall != null) {
+                Map<String, Long> now = Waits.read(PROC);
+                waited += Waits.longest(waitsAtCall, now);
+                waitsAtCall = now;
+            }
+        }
+    }
+
+    /**
+     * The nanoseconds of this move's calls of the bot in which it was held up waiting for a
+     * CPU: for each call, the longest wait of one thread of the sandbox ({@link Waits}), the
+     * rule the server keeps for a whole move. The server takes them off the span, never more
+     * than the span less the move's CPU.
+     */
+    long waitedNanos() {
+        synchronized (lock) {
+            return waited;
         }
     }
 
@@ -90,7 +114,16 @@ final class BotCalls {
                 synchronized (lock) {
                     while (!sampling) lock.wait();
                 }
-                calls.sample(System.nanoTime(), called());
+                boolean now = called();
+                calls.sample(System.nanoTime(), now);
+                synchronized (lock) {
+                    if (now && waitsAtCall == null) {
+                        waitsAtCall = Waits.read(PROC);
+                    } else if (!now && waitsAtCall != null) {
+                        waited += Waits.longest(waitsAtCall, Waits.read(PROC));
+                        waitsAtCall = null;
+                    }
+                }
                 cpu = threads.getCurrentThreadCpuTime();
                 Thread.sleep(PERIOD_MS);
             }

@@ -229,7 +229,12 @@ public final class Driver {
             long driverCpu = Threads.ownCpu() - cpuBefore + calls.cpuNanos() - callsCpuBefore;
             protocol.send("info string driver cpu " + driverCpu / 1000 + " us");
             double span = playing.span();
-            if (span >= 0) protocol.send(String.format(java.util.Locale.ROOT, "info string %s %.4f", Protocol.SPAN, span));
+            double waited = playing.spanWaited();
+            if (span >= 0 && waited >= 0) {
+                protocol.send(String.format(java.util.Locale.ROOT, "info string %s %.4f %s %.4f", Protocol.SPAN, span, Protocol.WAITED, waited));
+            } else if (span >= 0) {
+                protocol.send(String.format(java.util.Locale.ROOT, "info string %s %.4f", Protocol.SPAN, span));
+            }
             protocol.send("bestmove " + Rules.name(move));
         } catch (Failure failure) {
             Game shown = game;

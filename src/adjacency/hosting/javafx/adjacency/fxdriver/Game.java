@@ -65,6 +65,8 @@ final class Game {
     private volatile boolean watching;
     /** The last move's span in seconds ({@link #span}), or -1. */
     private double span = -1;
+    /** The seconds of {@link #span} in which the program waited for a CPU ({@link #spanWaited}), or -1. */
+    private double spanWaited = -1;
     /** When the program called its team's bot (sampled while a move is awaited). */
     private final BotCalls calls;
 
@@ -168,13 +170,25 @@ final class Game {
         return span;
     }
 
+    /**
+     * The seconds of the last move's {@link #span} in which the program was held up waiting
+     * for a CPU, where the span is its calls of its bot ({@link BotCalls#waitedNanos}); -1
+     * otherwise (the server then takes the whole move's waits).
+     */
+    double spanWaited() {
+        return spanWaited;
+    }
+
     private double span(int fired, int move, long askedAt) {
+        spanWaited = -1;
         if (!watching) return -1;
         long from = fired < 0 ? askedAt : firstChange.get(own(fired));
         long to = firstChange.get(own(move));
         if (from == 0 || to == 0 || to < from) return -1;
         long called = calls.within(from, to);
-        return (called < 0 ? to - from : called) / 1e9;
+        if (called < 0) return (to - from) / 1e9;
+        spanWaited = calls.waitedNanos() / 1e9;
+        return called / 1e9;
     }
 
     /** The program's own index of the protocol's square {@code square} (the half-turn applied). */

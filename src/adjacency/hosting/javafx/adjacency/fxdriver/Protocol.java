@@ -33,9 +33,15 @@ final class Protocol {
     static final String WHERE = "javafx-thread";
     /**
      * The first word of the {@code info string} sent before a {@code bestmove}: the seconds the
-     * program's bot took at that move as its window showed it ({@link Game#span}).
+     * program's bot took at that move, timed inside the JVM ({@link Game#span}).
      */
     static final String SPAN = "bot-span";
+    /**
+     * The word after a {@link #SPAN}'s seconds, then the seconds of the span in which the
+     * program waited for a CPU ({@link Game#spanWaited}): {@code bot-span 0.1234 waited
+     * 0.0100}. Without it, the server takes the whole move's waits off the span.
+     */
+    static final String WAITED = "waited";
     /** Characters of base64 a protocol line carries (the server reads lines of 64 KiB). */
     static final int PART = 32 * 1024;
     /** The descriptors the launch hands the protocol on with {@code --fds}. */
