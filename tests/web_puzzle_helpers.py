@@ -23,19 +23,21 @@ from adjacency.web.seats import CLIENT_COOKIE
 from oracles import exact_value, move_values
 
 
-def _best(position: Position) -> tuple[str, dict[str, int]]:
-    values = move_values(position)
+def _best(position: Position, memo: dict[Position, int]) -> tuple[str, dict[str, int]]:
+    values = move_values(position, memo)
     best = max(values.values())
     return next(m for m, v in values.items() if v == best), values
 
 
-def _refutations(position: Position, best: str, values: dict[str, int]) -> tuple[Refutation, ...]:
+def _refutations(
+    position: Position, best: str, values: dict[str, int], memo: dict[Position, int]
+) -> tuple[Refutation, ...]:
     found = []
     for move, value in values.items():
         if move == best:
             continue
         after = position.play(move)
-        reply = None if after.is_over else _best(after)[0]
+        reply = None if after.is_over else _best(after, memo)[0]
         found.append(Refutation(move, value, reply))
     return tuple(found)
 
@@ -45,26 +47,30 @@ def _unique(values: dict[str, int]) -> bool:
     return sum(v == best for v in values.values()) == 1
 
 
-def oracle_puzzle(position: Position, rating: float = 1500.0) -> Puzzle | None:
+def oracle_puzzle(
+    position: Position, rating: float = 1500.0, memo: dict[Position, int] | None = None
+) -> Puzzle | None:
     """A three-move puzzle at ``position``: the oracle's only best move, the opponent's
     best reply (the first in square order), the only best move after it; every other
     move of each step with its exact value and the opponent's best reply to it. ``None``
-    when a step has two best moves."""
-    first, first_values = _best(position)
+    when a step has two best moves. ``memo``: the exact values known already (a value
+    is the position's own, whichever search found it), shared between the searches."""
+    memo = {} if memo is None else memo
+    first, first_values = _best(position, memo)
     after = position.play(first)
-    reply, _ = _best(after)
+    reply, _ = _best(after, memo)
     second_at = after.play(reply)
-    second, second_values = _best(second_at)
+    second, second_values = _best(second_at, memo)
     if not (_unique(first_values) and _unique(second_values)):
         return None
     return Puzzle(
         id=puzzle_id(position.fen()),
         position=position.fen(),
         solution=(first, reply, second),
-        value=exact_value(position),
+        value=exact_value(position, memo),
         refutations=(
-            _refutations(position, first, first_values),
-            _refutations(second_at, second, second_values),
+            _refutations(position, first, first_values, memo),
+            _refutations(second_at, second, second_values, memo),
         ),
         themes=("only-win", "quiet"),
         source="web",
@@ -78,14 +84,16 @@ def oracle_puzzle(position: Position, rating: float = 1500.0) -> Puzzle | None:
 def oracle_puzzles(count: int = 3) -> tuple[Puzzle, ...]:
     """``count`` puzzles on 5x5 boards four plies from the end (seeded random openings;
     each step's best move the only one),
-    rated 1400, 1500, ... so the next puzzle of a new player is the 1500 one's neighbour."""
+    rated 1400, 1500, ... so the next puzzle of a new player is the 1500 one's neighbour.
+    One memo of exact values serves every search: the openings' trees overlap."""
     found: list[Puzzle] = []
+    memo: dict[Position, int] = {}
     rng = random.Random(11)
     while len(found) < count:
         position = Position.start(5, 5, rounds=3)
         for _ in range(2):
             position = position.play(rng.choice(position.legal_moves()))
-        made = oracle_puzzle(position, 1400.0 + 100 * len(found))
+        made = oracle_puzzle(position, 1400.0 + 100 * len(found), memo)
         if made is not None and made.id not in {p.id for p in found}:
             found.append(made)
     return tuple(found)

@@ -18,9 +18,9 @@ from adjacency.web import cookies
 from adjacency.web.app import create_app
 from adjacency.web.limits import Limits
 from adjacency.web.seats import CLIENT_COOKIE
-from web_puzzle_helpers import browser, key, oracle_puzzles
+from web_puzzle_helpers import LazyPuzzles, browser, key
 
-PUZZLES = oracle_puzzles()
+PUZZLES = LazyPuzzles()
 HOME = ("203.0.113.7", 50000)
 """A player's address (documentation range): not this machine, so every limit applies."""
 AWAY = ("198.51.100.9", 50000)
