@@ -5,6 +5,7 @@ an illegal answer, and the statistics of a pair and of a member page."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,35 @@ def test_the_scheduler_stops_even_when_woken_as_the_stop_begins(tmp_path: Path, 
         assert hall._task is None
 
     run(scenario, tmp_path)
+
+
+def test_a_connected_bot_is_not_charged_the_server_s_waits_for_a_cpu(tmp_path: Path) -> None:
+    """On a 1 s clock a move, the server's loop (which reads a connected bot's move and
+    looks at its flag) waits for a CPU all but 0.2 s of a's think, as on a loaded machine:
+    a answers after 1.5 s of wall time, in time, charged those 0.2 s. Then the loop waits
+    no more: b, silent, loses on time as ever."""
+
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        a = store.members.add_member("a", "bot")[0]
+        b = store.members.add_member("b", "bot")[0]
+        for member in (a, b):
+            connect(hall, member)
+        began = time.monotonic()
+        hall.games.loop_waits = lambda: max(0.0, time.monotonic() - began - 0.2)
+        (live,) = hall.scheduler.pair()
+        await asyncio.sleep(1.5)
+        assert live.id in hall.games.live, store.games.game(live.id)  # a's flag did not fall
+        hall.actions.move(a, live.id, live.game.position.legal_moves()[0])
+        charged = live.used["x"]
+        stilled = hall.games.loop_waits()
+        hall.games.loop_waits = lambda: stilled  # the machine frees
+        while live.id in hall.games.live:  # b never answers
+            await asyncio.sleep(0.05)
+        stored = store.games.game(live.id)
+        assert stored is not None and stored.termination == "time forfeit", stored
+        assert stored.result == "x" and stored.plies == 1
+        assert stored.detail == "b did not move within its clock (connected)"
+        # the 0.2 s the loop did not wait, less the moment between the fake's start and a's ask
+        assert 0.1 < charged <= 0.2 + 1e-6, charged
+
+    run(scenario, tmp_path, move_time=1.0)

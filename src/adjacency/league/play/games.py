@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -52,6 +53,7 @@ from ...round.clock import Clock
 from ...round.player_kinds import Kind
 from ...round.recent import RecentlyEnded
 from ...round.state import Ended, Happening, Moved, Round, Step
+from ...sandbox.accounting import server_delay
 from ...serving.details import ended
 from ...serving.errors import NotNow
 from ...serving.logs import say
@@ -84,6 +86,13 @@ log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 1.0
 """Seconds between writes of the games in play's moves (a crash loses at most these)."""
+
+
+def loop_waits() -> float:
+    """The seconds the calling thread (the server's event loop) has waited for a CPU so
+    far, as the kernel counts them (:func:`~adjacency.sandbox.accounting.server_delay`;
+    0 where they cannot be read)."""
+    return server_delay([threading.get_native_id()])
 
 
 class Games:
@@ -132,6 +141,10 @@ class Games:
         self.finished: collections.deque[float] = collections.deque(maxlen=100_000)
         self.changed = 0
         """Bumped whenever a game starts or ends (pages poll it to refresh)."""
+        self.loop_waits: Callable[[], float] = loop_waits
+        """The server's loop's waits for a CPU so far (:func:`loop_waits`; a test gives
+        its own), taken off the clocks of the sides asked over the network
+        (:meth:`excuse_loop_waits`)."""
         self.ended: list[Callable[[LiveGame], None]] = []
         """Called with each game that ended, after its players were told (the hall's
         parts that care: the scheduler pairs its players again, the challenge desk
@@ -281,6 +294,7 @@ class Games:
             self.sides.play_hosted(live)
             return
         live.clock.start(color)
+        live.loop_waited = self.loop_waits()
         live.timer = asyncio.get_running_loop().call_later(
             max(0.0, live.clock.left(color)), self._flag, live.id, live.version
         )
@@ -305,6 +319,7 @@ class Games:
         its thinking, not the wait) and the move is played at the pace, or not at all if
         the game ended meanwhile."""
         color = live.game.position.turn
+        self.excuse_loop_waits(live)
         now = time.monotonic()
         wait = live.pace[color] - (now - live.asked)
         if wait <= 0:
@@ -318,6 +333,23 @@ class Games:
         version = live.version
         loop = asyncio.get_running_loop()
         loop.call_later(wait, self._release, live, version, square, thought)
+
+    def excuse_loop_waits(self, live: LiveGame) -> None:
+        """Take off the running clock of a side asked over the network (a connected bot, a
+        person) the seconds the server's loop waited for a CPU since it was asked, or since
+        they were last taken off: its move was read, and its flag is looked at, by that
+        loop, so on a loaded machine the move that came in was read late by the server, not
+        made late by the player. A side the server plays (a house bot, a hosted program)
+        has its own accounting; its clock is left alone."""
+        color = live.game.position.turn
+        if live.clock.running != color or live.kind(color).server_plays:
+            return
+        waits = self.loop_waits()
+        excused = max(0.0, waits - live.loop_waited)
+        live.loop_waited = waits
+        if excused > 0.0:
+            now = time.monotonic()
+            live.clock.charge(color, max(0.0, now - live.clock.since - excused), now)
 
     def _release(self, live: LiveGame, version: int, square: object, thought: float) -> None:
         """Play a move held for the pace (:meth:`arrive`), unless the game moved on."""
@@ -337,8 +369,9 @@ class Games:
         if live is None or live.version != version or live.game.is_over:
             return
         color = live.game.position.turn
+        self.excuse_loop_waits(live)
         left = live.clock.left(color)
-        if left > 0:  # the timer fired a little early: look again when it is really up
+        if left > 0:  # the timer fired early, or the loop's waits were taken off: look again
             live.timer = asyncio.get_running_loop().call_later(left, self._flag, game_id, version)
             return
         self.lose_on_time(live, time.monotonic(), self.presence.time_loss(live.member(color)))

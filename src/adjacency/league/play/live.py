@@ -107,6 +107,9 @@ class LiveGame:
     timer: asyncio.TimerHandle | None = None
     asked: float = 0.0
     """When the side to move was asked (``time.monotonic``)."""
+    loop_waited: float = 0.0
+    """The server's loop's waits for a CPU when the side to move's clock last took them
+    off (:meth:`~adjacency.league.play.games.Games.excuse_loop_waits`)."""
     started: float = field(default_factory=time.monotonic)
     """When the game started (``time.monotonic``): the league's shortest game counts from it."""
     version: int = 0
