@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: play test test-core lint typecheck jscheck pytest browser deploy-tools sandbox-tools javafx-tools typescript-tools constraints bench docs screenshots clean
+.PHONY: play test test-core lint typecheck jscheck pytest pytest-run kernels test-site browser deploy-tools sandbox-tools javafx-tools typescript-tools constraints bench docs screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -81,21 +81,40 @@ javafx-tools:
 constraints: $(VENV)/.installed-dev
 	$(BIN)/python tools/write_constraints.py
 
+PROVISION := browser deploy-tools sandbox-tools javafx-tools typescript-tools
+
+# The engine's kernels compiled (numba's cache) before any test's clock starts.
+kernels: $(VENV)/.installed-dev
+	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
+
+# The docs site (mkdocs --strict) built once, for tests/docs/test_site.py.
+test-site: $(VENV)/.installed-dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir .test-site/site 2> .test-site.log \
+		|| { tail -40 .test-site.log; exit 1; }
+
 # Derandomised hypothesis (the ci profile of tests/conftest.py): every run draws the
 # examples CI drew. The 15 slowest tests are printed; tests/time_guard.py names any test
 # over 60 s (and fails the run under CI). A test that fails is run once more (--reruns 1):
 # the run passes if it then passes, and tests/time_guard.py names it with its failure.
-pytest: $(VENV)/.installed-dev browser deploy-tools sandbox-tools javafx-tools typescript-tools
-	@echo "compiling the engine's kernels (numba's cache) before any test's clock starts"
-	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
-	@echo "building the docs site (mkdocs --strict) once, for tests/docs/test_site.py"
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir .test-site/site 2> .test-site.log \
-		|| { tail -40 .test-site.log; exit 1; }
+# Python's compiled modules are kept under the venv (PYTHONPYCACHEPREFIX), never in the
+# tree, even where the environment says not to write them: each of the suite's hundreds
+# of Python processes would otherwise compile the package's sources again.
+pytest: $(VENV)/.installed-dev $(PROVISION) kernels test-site
+	@$(MAKE) --no-print-directory pytest-run
+
+pytest-run:
 	ADJACENCY_TEST_SITE=.test-site/site HYPOTHESIS_PROFILE=ci \
+		PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache \
 		$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=15 --reruns 1 -raR \
 		$(PYTEST_ARGS)
 
-test: lint typecheck pytest
+# The provisioning first, one step after another (each may install Debian's packages);
+# then the checks beside the kernels and the docs site, two at a time on two cores; then
+# the tests.
+test: $(VENV)/.installed-dev
+	@$(MAKE) --no-print-directory $(PROVISION)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck kernels test-site
+	@$(MAKE) --no-print-directory pytest-run
 
 # The quick loop of daily work: the tests that need nothing beyond Python and this venv.
 # tests/needs.py marks each test with what else it needs (Chromium, a Ray cluster, a JDK,
@@ -105,8 +124,7 @@ NEEDS := browser ray jvm node deploy site sandbox javafx
 space := $(subst ,, )
 CORE := not $(subst $(space), and not ,$(NEEDS))
 
-test-core: $(VENV)/.installed-dev
-	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
+test-core: $(VENV)/.installed-dev kernels
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist loadgroup -m "$(CORE)" $(PYTEST_ARGS)
 
 # The documentation site (mkdocs.yml) into site/; --strict: a broken link or reference fails.
