@@ -143,8 +143,7 @@ class Games:
         """Bumped whenever a game starts or ends (pages poll it to refresh)."""
         self.loop_waits: Callable[[], float] = loop_waits
         """The server's loop's waits for a CPU so far (:func:`loop_waits`; a test gives
-        its own), taken off the clocks of the sides asked over the network
-        (:meth:`excuse_loop_waits`)."""
+        its own), taken off the connected bots' clocks (:meth:`excuse_loop_waits`)."""
         self.ended: list[Callable[[LiveGame], None]] = []
         """Called with each game that ended, after its players were told (the hall's
         parts that care: the scheduler pairs its players again, the challenge desk
@@ -335,14 +334,15 @@ class Games:
         loop.call_later(wait, self._release, live, version, square, thought)
 
     def excuse_loop_waits(self, live: LiveGame) -> None:
-        """Take off the running clock of a side asked over the network (a connected bot, a
-        person) the seconds the server's loop waited for a CPU since it was asked, or since
-        they were last taken off: its move was read, and its flag is looked at, by that
-        loop, so on a loaded machine the move that came in was read late by the server, not
-        made late by the player. A side the server plays (a house bot, a hosted program)
-        has its own accounting; its clock is left alone."""
+        """Take off the running clock of a connected bot the seconds the server's loop
+        waited for a CPU since it was asked, or since they were last taken off: its move
+        was read, and its flag is looked at, by that loop, so on a loaded machine the move
+        that came in was read late by the server, not made late by the bot. A side the
+        server plays (a house bot, a hosted program) has its own accounting, and a
+        person's clock is the one the play server keeps too (the two servers' clocks of a
+        person's game agree); theirs are left alone."""
         color = live.game.position.turn
-        if live.clock.running != color or live.kind(color).server_plays:
+        if live.clock.running != color or live.kind(color) is not Kind.CONNECTED:
             return
         waits = self.loop_waits()
         excused = max(0.0, waits - live.loop_waited)
