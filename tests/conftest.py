@@ -75,7 +75,7 @@ pytest_plugins = [
 __all__ = ["browser", "held_port", "java_build", "ray_cluster", "sandbox_box"]
 
 # The league servers the suite starts judge absence in wall time, as on a quiet machine.
-# The suite keeps the machine's CPU pressure high itself (two workers on two cores), so
+# The suite keeps the machine's CPU pressure high itself (three workers on two cores), so
 # every fresh server's reconnection grace, counted in unstalled time, would stretch toward
 # its cap, and each test whose absent bot must lose would wait that out. The waits in
 # machine time are tested with readings of their own (tests/league/test_machine_time.py).
