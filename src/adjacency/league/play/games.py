@@ -293,7 +293,8 @@ class Games:
             self.sides.play_hosted(live)
             return
         live.clock.start(color)
-        live.loop_waited = self.loop_waits()
+        if kind is Kind.CONNECTED:  # the base of the loop's waits its clock loses
+            live.loop_waited = self.loop_waits()
         live.timer = asyncio.get_running_loop().call_later(
             max(0.0, live.clock.left(color)), self._flag, live.id, live.version
         )
