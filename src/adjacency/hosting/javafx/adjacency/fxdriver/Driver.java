@@ -229,11 +229,11 @@ public final class Driver {
             long driverCpu = Threads.ownCpu() - cpuBefore + calls.cpuNanos() - callsCpuBefore;
             protocol.send("info string driver cpu " + driverCpu / 1000 + " us");
             double span = playing.span();
-            double waited = playing.spanWaited();
-            if (span >= 0 && waited >= 0) {
-                protocol.send(String.format(java.util.Locale.ROOT, "info string %s %.4f %s %.4f", Protocol.SPAN, span, Protocol.WAITED, waited));
-            } else if (span >= 0) {
-                protocol.send(String.format(java.util.Locale.ROOT, "info string %s %.4f", Protocol.SPAN, span));
+            if (span >= 0) {
+                String line = String.format(java.util.Locale.ROOT, "info string %s %.4f", Protocol.SPAN, span);
+                double waited = playing.spanWaited();
+                if (waited >= 0) line += String.format(java.util.Locale.ROOT, " %s %.4f", Protocol.WAITED, waited);
+                protocol.send(line);
             }
             protocol.send("bestmove " + Rules.name(move));
         } catch (Failure failure) {

@@ -160,8 +160,8 @@ final class Game {
      * the driver's asking where the bot moves without one, to its showing its bot's move (that
      * square's first change). The program's handling of the opponent's click, a pause its
      * window makes before it calls its bot, and the driver's reading after are not in it.
-     * Where the samples cannot tell (no thread was ever seen in the team's bot: its classes are
-     * not named for one), the whole time between the two marks. -1 where even that cannot be
+     * Where the samples cannot tell (the program has no class named for a bot, and no thread
+     * was seen in one), the whole time between the two marks. -1 where even that cannot be
      * told (the squares are not watched, or a change was not seen in that order): the
      * server's clock then stands alone. The server never charges less than the CPU the
      * program's sandbox used.
