@@ -242,6 +242,13 @@ def get(url: str) -> Any:
     return answer.body
 
 
+def standing(url: str, name: str) -> dict[str, Any]:
+    """``name``'s row of the league's standings at ``url``."""
+    rows = request(f"{url}/api/league/standings").body
+    row: dict[str, Any] = next(r for r in rows if r["name"] == name)
+    return row
+
+
 @contextlib.contextmanager
 def thread_server(db: Path, **options: Any) -> Iterator[str]:
     """The league app under uvicorn in a thread on a free port; yields its base URL.

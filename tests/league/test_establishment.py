@@ -35,6 +35,7 @@ from league_helpers import (
     make_league,
     me,
     request,
+    standing,
     start_client,
     thread_server,
     wait_until,
@@ -65,13 +66,6 @@ def resign_at_once(url: str, secret: str, opponent: str) -> None:
     game = made.body["game"] if made.status == 201 else wait_until(started, 30, "the game")
     resign(url, secret, game)
     wait_until(functools.partial(finished, url, game), 30, "the game's end")
-
-
-def standing(url: str, name: str) -> dict[str, Any]:
-    row: dict[str, Any] = next(
-        r for r in request(f"{url}/api/league/standings").body if r["name"] == name
-    )
-    return row
 
 
 def test_puppets_that_play_each_other_cannot_farm_a_bots_rating(tmp_path: Path) -> None:

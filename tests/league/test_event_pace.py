@@ -23,9 +23,9 @@ from cli_helpers import run
 from league_helpers import (
     ADMIN,
     add_member,
-    get,
     make_league,
     request,
+    standing,
     start_client,
     thread_server,
     wait_until,
@@ -52,12 +52,7 @@ def test_an_events_pace_holds_a_connected_bots_moves_off_the_clock(tmp_path: Pat
             # The events start once the client is there: a bot not connected when its
             # game is to start, past the server's reconnection grace (wall time in the
             # suite), loses it at once, and a loaded machine can start the client later.
-            standings = f"{url}/api/league/standings"
-            wait_until(
-                lambda: any(r["name"] == "solo" and r["online"] for r in get(standings)),
-                60,
-                "the bot to connect",
-            )
+            wait_until(lambda: standing(url, "solo")["online"], 60, "the bot to connect")
             api = f"{url}/api/league/admin/events"
             for name, pace in (("paced", PACE), ("quick", None)):
                 body: dict[str, Any] = {

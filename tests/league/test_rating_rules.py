@@ -21,6 +21,7 @@ from league_helpers import (
     add_member,
     make_league,
     request,
+    standing,
     start_client,
     thread_server,
     wait_until,
@@ -38,12 +39,6 @@ def finished(url: str, game: int) -> dict[str, Any] | None:
     """The stored game once it is no longer in play."""
     state: dict[str, Any] = request(f"{url}/api/league/games/{game}").body
     return None if state["status"] == "playing" else state
-
-
-def standing(url: str, name: str) -> dict[str, Any]:
-    rows = request(f"{url}/api/league/standings").body
-    row: dict[str, Any] = next(r for r in rows if r["name"] == name)
-    return row
 
 
 def test_throwaway_people_losing_on_time_do_not_move_a_bots_rating(tmp_path: Path) -> None:
