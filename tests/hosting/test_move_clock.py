@@ -21,14 +21,16 @@ game's move goes through, real bubblewrap and the system's Python inside):
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
 
+from adjacency.bots import Limit
 from adjacency.core import Position
 from adjacency.core.game import Termination
 from adjacency.hosting.check import check_bot
-from adjacency.hosting.move_clock import GRACE, ceiling, start_allowance, wall_cap
+from adjacency.hosting.move_clock import GRACE, MoveWatch, ceiling, start_allowance, wall_cap
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import Answer, BotSeat
 from hosted_helpers import first_empty_program
@@ -108,6 +110,25 @@ def test_a_bot_answering_by_its_wall_clock_at_its_time_is_in_time(folder: Path) 
     expected = max(answer.own - GRACE, answer.cpu - min(GRACE, answer.own))
     assert answer.charged == pytest.approx(expected)
     assert answer.charged < left, answer
+
+
+def test_a_request_the_server_wrote_late_starts_the_move_late(folder: Path) -> None:
+    """The server's thread that writes a move's request is held up 1 s (here it sleeps;
+    on a loaded machine, it waits for a CPU) before it writes: the program had nothing
+    to think about meanwhile, so its move's wall time starts at the write, and a bot
+    answering at once has a move of far less than that second."""
+    seat = _seat(folder, "compute", 0.0)
+    try:
+        process, bot = seat.process, seat.bot
+        assert process is not None and bot is not None
+        watch = MoveWatch(process, process.cpu_seconds())
+        time.sleep(1.0)
+        move = bot.choose_move(Position.from_fen(FEN), Limit(time=1.5, clock=ceiling(1.5)))
+        took = watch.stop()
+    finally:
+        seat.close()
+    assert move in Position.from_fen(FEN).legal_moves()
+    assert took.wall < 0.9, took
 
 
 def test_a_bot_that_sleeps_past_its_time_and_the_grace_loses_on_time(folder: Path) -> None:

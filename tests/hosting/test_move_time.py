@@ -1,12 +1,15 @@
 """A move's seconds as the clock reads them (:class:`~adjacency.hosting.move_clock.MoveTime`,
-:func:`~adjacency.sandbox.longest_wait`), without a sandbox: what is its own, what was
-the machine's, and the three figures an account gives."""
+:class:`~adjacency.hosting.move_clock.MoveWatch`, :func:`~adjacency.sandbox.longest_wait`),
+without a sandbox: what is its own, what was the machine's, and the three figures an
+account gives."""
 
 from __future__ import annotations
 
 import shlex
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 from hypothesis import given
@@ -16,9 +19,10 @@ from adjacency.bots import Limit
 from adjacency.bots.external import ExternalBot
 from adjacency.core import Position
 from adjacency.core.game import Termination
+from adjacency.hosting import move_clock
 from adjacency.hosting.fx_run import BotSpan, DrivenBot, bot_span
-from adjacency.hosting.move_clock import GRACE, MoveTime, blame, charge, wall_cap
-from adjacency.sandbox import longest_wait
+from adjacency.hosting.move_clock import GRACE, MoveTime, MoveWatch, blame, charge, wall_cap
+from adjacency.sandbox import Heard, SandboxedProcess, Thread, longest_wait
 
 seconds = st.floats(min_value=0.0, max_value=60.0, allow_nan=False)
 
@@ -146,3 +150,76 @@ def test_a_driven_program_s_span_is_heard_from_its_driver_line(
     finally:
         driven.close()
         plain.close()
+
+
+class Piped:
+    """A sandboxed program's pipes and counters as :class:`MoveWatch` reads them, set by
+    the test: when its request was written, when its answer was heard and how long the
+    server's reader waited for a CPU to hear it, its CPU and its threads' waits."""
+
+    def __init__(self) -> None:
+        self.said: list[float] = []
+        self.heard = Heard(0.0, 0.0)
+        self.cpu = 0.0
+        self.waits: dict[Thread, int] = {}
+
+    def said_since(self, moment: float) -> float | None:
+        return next((said for said in self.said if said >= moment), None)
+
+    def cpu_seconds(self) -> float:
+        return self.cpu
+
+    def thread_waits(self) -> dict[Thread, int]:
+        return dict(self.waits)
+
+
+@pytest.fixture
+def now(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The clock :mod:`~adjacency.hosting.move_clock` reads, as the test sets it."""
+    clock = [100.0]
+    monkeypatch.setattr(move_clock, "clock", SimpleNamespace(monotonic=lambda: clock[0]))
+    return clock
+
+
+def test_a_move_s_wall_runs_from_its_request_s_write_to_its_answer_s_arrival(
+    now: list[float],
+) -> None:
+    """The server's thread took 1 s to write the request (it waited for a CPU: before
+    that, the program had nothing to think about), the program slept 2.5 s, the answer
+    was heard 0.2 s late (the reader waited for a CPU) and the server acted on it 1 s
+    later: the move's wall time is 2.7 s, 0.2 s of it the server's, so it is 2.5 s of its
+    own and late on a 1.5 s clock. The server's other waits are never the move's."""
+    piped = Piped()
+    watch = MoveWatch(cast(SandboxedProcess, piped))
+    piped.said = [101.0, 101.001]  # its position, then its go
+    piped.heard = Heard(103.7, 0.2)
+    now[0] = 104.7
+    took = watch.stop()
+    assert took.wall == pytest.approx(2.7)
+    assert took.excused == pytest.approx(0.2)
+    assert took.own == pytest.approx(2.5)
+    assert blame(took, 1.5) is not None
+
+
+def test_a_move_without_an_answer_runs_to_now_and_excuses_no_reader(now: list[float]) -> None:
+    """No answer within the move (the line heard last came before its request): its wall
+    time runs from the request to now, and only its own threads' waits are the server's."""
+    piped = Piped()
+    piped.heard = Heard(99.0, 3.0)  # an earlier move's answer, heard late
+    watch = MoveWatch(cast(SandboxedProcess, piped))
+    piped.said = [100.5]
+    piped.waits = {(1, 1, 1): 400_000_000}
+    now[0] = 104.5
+    for answered in (True, False):
+        took = watch.stop(answered)
+        assert took.wall == pytest.approx(4.0)
+        assert took.stalled == pytest.approx(0.4)
+
+
+def test_a_move_whose_request_was_never_written_runs_from_its_watch(now: list[float]) -> None:
+    """A request not written (its program had ended): its wall time runs from the watch."""
+    piped = Piped()
+    watch = MoveWatch(cast(SandboxedProcess, piped))
+    piped.said = [99.0]
+    now[0] = 102.0
+    assert watch.stop(False).wall == pytest.approx(2.0)

@@ -25,17 +25,18 @@ wall time is its thinking time, as on the course's machines, where a program is 
   the kernel counts each of its threads' waits for a CPU, and the wait of the thread
   that waited most held the program up at least that long
   (:meth:`~adjacency.sandbox.SandboxedProcess.thread_waits`; a thread of its own that
-  waits while another sleeps holds nothing up, so waits are not added); so do the waits
-  of the server's threads that write to it and read its answers, which delay their
-  arrival (:meth:`~adjacency.sandbox.SandboxedProcess.served_seconds`). The server's
-  share is those two, at most its wall time less its CPU time. So its own time is never less than
-  its CPU time (:attr:`MoveTime.own`): threads that wait for each other on its one core
-  (or that its one-core cap holds back) have had its core, and are its own. Where no
-  thread's waits can be read (no ``/proc``), nothing is the server's: its wall time is
-  its own. A program played through its window is timed inside its JVM too
-  (:attr:`MoveTime.span`). A move is
-  waited for up to :func:`ceiling` (three times its cap); one that has not answered by
-  then though its own time is within its cap was starved by the server:
+  waits while another sleeps holds nothing up, so waits are not added); so does the
+  wait of the server's reader of its answer for a CPU, which delays the answer's
+  arrival (:attr:`~adjacency.sandbox.SandboxedProcess.heard`). The server's share is
+  those two, at most its wall time less its CPU time; its wall time starts when its
+  request reached it, so the server's wait to write it is never the move's. So its own
+  time is never less than its CPU time (:attr:`MoveTime.own`): threads that wait for
+  each other on its one core (or that its one-core cap holds back) have had its core,
+  and are its own. Where no thread's waits can be read (no ``/proc``), nothing is the
+  server's: its wall time is its own. A program played through its window is timed
+  inside its JVM too (:attr:`MoveTime.span`). A move is waited for up to
+  :func:`ceiling` (three times its cap); one that has not answered by then though its
+  own time is within its cap was starved by the server:
   ``ABANDONED``, no result.
 
 Each account gives the three figures side by side: CPU, idle and waited-for-a-CPU
@@ -49,7 +50,6 @@ far less than it slows a build; what it still takes is excused as above.
 
 from __future__ import annotations
 
-import threading
 import time as clock
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -279,48 +279,46 @@ def blame(time: MoveTime, left: float, answered: bool = True) -> tuple[Terminati
 class MoveWatch:
     """One move's seconds as they pass (:meth:`stop` reads them): ``process``'s CPU
     beyond ``since`` (its CPU at the move's start: what it used after is this move's)
-    and its threads' and the server's waits for a CPU meanwhile; without a sandbox, its
-    wall time alone."""
+    and its threads' waits for a CPU meanwhile; without a sandbox, its wall time alone."""
 
     def __init__(self, process: SandboxedProcess | None, since: float = 0.0) -> None:
         self.process = process
         self.since = since
         self.waits = process.thread_waits() if process is not None else {}
-        self.caller = threading.get_native_id()  # the thread that asks for the move
-        self.served = process.served_seconds(self.caller) if process is not None else 0.0
         self.started = clock.monotonic()
 
     def stop(self, answered: bool = True, span: BotSpan | None = None) -> MoveTime:
-        """The move's :class:`MoveTime` now: ``answered``, its wall time ends when its
-        sandbox's output last said something (the answer's arrival, not the server's
-        threads acting on it, which are the server's time); ``span``: the seconds its
-        window timed its bot (:attr:`MoveTime.span`), if it did."""
+        """The move's :class:`MoveTime` now: its wall time starts when its request
+        reached its sandbox (the first write to it since the watch started: before that
+        it had nothing to think about, however long the server's thread that writes took
+        to get a CPU) and, ``answered``, ends when its sandbox's output last said
+        something (the answer's arrival, not the server's threads acting on it, which
+        are the server's time); ``span``: the seconds its window timed its bot
+        (:attr:`MoveTime.span`), if it did."""
         now = clock.monotonic()
         process = self.process
         if process is None:
             return MoveTime(now - self.started, now - self.started)
-        heard = process.heard_at
-        wall = (heard if answered and self.started <= heard <= now else now) - self.started
+        asked = process.said_since(self.started)
+        start = asked if asked is not None and asked <= now else self.started
+        heard = process.heard
+        answer = answered and start <= heard.at <= now
         timed = span if answered else None
         return MoveTime(
             max(0.0, process.cpu_seconds() - self.since),
-            wall,
-            stalled_since(process, self.waits, self.served, self.caller),
+            (heard.at if answer else now) - start,
+            stalled_since(process, self.waits, heard.waited if answer else 0.0),
             timed.seconds if timed is not None else None,
             timed.waited if timed is not None else None,
         )
 
 
-def stalled_since(
-    process: SandboxedProcess,
-    waits: dict[Thread, int],
-    served: float = 0.0,
-    caller: int | None = None,
-) -> float:
-    """What held ``process`` up waiting for a CPU since its threads had waited ``waits``
-    and the server's threads that serve it ``served`` seconds (``caller``: the one
-    asking for the move): its most-waiting thread's wait
-    (:func:`~adjacency.sandbox.longest_wait`), and the server's threads'
-    (:meth:`~adjacency.sandbox.SandboxedProcess.served_seconds`)."""
-    own = longest_wait(waits, process.thread_waits())
-    return own + max(0.0, process.served_seconds(caller) - served)
+def stalled_since(process: SandboxedProcess, waits: dict[Thread, int], heard: float) -> float:
+    """What held ``process`` up waiting for a CPU since its threads had waited ``waits``:
+    its most-waiting thread's wait (:func:`~adjacency.sandbox.longest_wait`), and
+    ``heard``, the seconds the server's reader of its answer waited for a CPU to hear it
+    (:attr:`~adjacency.sandbox.SandboxedProcess.heard`). The server's other waits are
+    not the move's: a thread that writes to the program waits before the move's wall
+    time starts, or after it ends to act on the answer; a reader woken by a line the
+    program wrote before its answer held nothing up (the pipe kept what followed)."""
+    return longest_wait(waits, process.thread_waits()) + heard

@@ -42,13 +42,14 @@ from .errors import SandboxError, SandboxUnavailable
 from .limits import Limits, Reason
 from .oneshot import run
 from .outputs import regular_files
-from .process import Outcome, SandboxedProcess
+from .process import Heard, Outcome, SandboxedProcess
 from .stopping import SandboxStopped, StopScope
 
 __all__ = [
     "OUTPUT",
     "SUBMISSION",
     "TMP",
+    "Heard",
     "Limits",
     "Outcome",
     "Priority",

@@ -134,14 +134,23 @@ def longest_wait(before: dict[Thread, int], after: dict[Thread, int]) -> float:
 
 
 def server_delay(threads: Iterable[int]) -> float:
-    """Seconds this process's ``threads`` (native ids: the ones that serve a sandboxed
-    program, writing to it and reading its answers) waited for a CPU so far: the
-    server's own part of a program's wall time, which the program could only take for
-    its idleness. Only waits that ended count: a reader delivers an answer only after
-    it ran again, which ends its wait, and a thread woken but not yet run may have
-    slept all along (its last run tells nothing of when it woke)."""
-    readings = (thread_reading(f"/proc/self/task/{thread}", False) for thread in threads)
-    return sum(found.delay for found in readings if found is not None) / 1e9
+    """Seconds this process's ``threads`` (native ids) waited for a CPU so far, waits
+    that ended (:func:`run_delay`): a thread woken but not yet run may have slept all
+    along (its last run tells nothing of when it woke)."""
+    delays = (run_delay(f"/proc/self/task/{thread}") for thread in threads)
+    return sum(delay for delay in delays if delay is not None) / 1e9
+
+
+def run_delay(folder: str) -> int | None:
+    """Nanoseconds the thread of ``folder`` (``/proc/PID/task/TID``) has waited for a CPU
+    so far, waits that ended (``schedstat``'s second field); ``None`` once it is gone or
+    where it cannot be read. Read by a thread of itself just after it woke, it includes
+    the wait that ended when it ran."""
+    try:
+        with open(f"{folder}/schedstat", "rb") as stream:
+            return int(stream.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def pending_delay(reading: ThreadReading, now: int, calm: int) -> int:

@@ -38,14 +38,18 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from ..system import proctree
 from . import available, cgroup, command_line, identity, scratch, seccomp, spawner, stopping
-from .accounting import Ledger, Thread, longest_wait, server_delay
+from .accounting import Ledger, Thread, longest_wait, run_delay
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
 from .monitor import MONITOR
+
+SAID_KEPT = 8
+"""How many of its last writes :meth:`SandboxedProcess.said_since` looks at: a move's
+request and the few lines the server may send it before its answer."""
 
 QUEUE_LINES = 10_000
 """Lines of standard output buffered before the reader waits (and the program blocks)."""
@@ -108,6 +112,16 @@ class _Usage:
     memory: int = 0
     memory_peak: int = 0
     output: int = 0
+
+
+class Heard(NamedTuple):
+    """The last time a program's standard output said something: ``at``
+    (``time.monotonic``, as its reader read it) and ``waited``, the seconds its reader
+    waited for a CPU between the chunk's arrival and that reading (the server's part of
+    the answer's way, which the program could only take for its own time)."""
+
+    at: float
+    waited: float
 
 
 class SandboxedProcess:
@@ -186,10 +200,11 @@ class SandboxedProcess:
         self._cpu_cap: float | None = None
         self._group: cgroup.Group | None = None
         self._tmp: Path | None = None
-        self.heard_at = 0.0
-        """When its standard output last said something (``time.monotonic``, as its
-        reader read it): a move's answer came then, whatever the server's threads took
-        to act on it."""
+        self.heard = Heard(0.0, 0.0)
+        """When its standard output last said something and how long its reader waited
+        for a CPU to hear it (:class:`Heard`): a move's answer came then, whatever the
+        server's threads took to act on it."""
+        self._said: collections.deque[float] = collections.deque(maxlen=SAID_KEPT)
         self._ledger = Ledger()
         self._scope: stopping.StopScope | None = None
 
@@ -357,6 +372,13 @@ class SandboxedProcess:
                     continue
                 with contextlib.suppress(BlockingIOError):
                     view = view[os.write(fd, view) :]
+            self._said.append(time.monotonic())
+
+    def said_since(self, moment: float) -> float | None:
+        """When the first write to its standard input that ended at or after ``moment``
+        (``time.monotonic``) ended: a request sent then reached it no sooner; ``None``
+        if none did. Of the last :data:`SAID_KEPT` writes."""
+        return next((said for said in list(self._said) if said >= moment), None)
 
     def close_input(self) -> None:
         """Close its standard input (it reads end of file)."""
@@ -372,8 +394,7 @@ class SandboxedProcess:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             # Woken by a line, the reader's end mark, or the deadline; only a reader that
-            # ended without room for its mark is looked for by the poll, seldom, so that
-            # this thread's waits for a CPU are the program's answers' (served_seconds).
+            # ended without room for its mark is looked for by the poll, seldom.
             left = POLL if deadline is None else min(POLL, deadline - time.monotonic())
             try:
                 item = self._lines.get(timeout=max(left, 0))
@@ -466,17 +487,6 @@ class SandboxedProcess:
         if self._popen is None:
             return None
         return longest_wait({}, self.thread_waits())
-
-    def served_seconds(self, caller: int | None = None) -> float:
-        """Seconds the server's threads that serve it waited for a CPU so far: its
-        readers, which wake only when it wrote something, and ``caller`` (the native id
-        of the thread that writes to it and waits for its answers, which wakes when an
-        answer arrives): while they waited, the program waited on its pipes for the
-        server, not by its own choice (:func:`~.accounting.server_delay`)."""
-        threads = {t.native_id for t in self._threads if t.native_id is not None}
-        if caller is not None:
-            threads.add(caller)
-        return server_delay(threads)
 
     def _tree(self) -> dict[int, proctree.ProcessInfo]:
         """Its processes now: bubblewrap and its descendants (every process of the
@@ -734,18 +744,25 @@ class SandboxedProcess:
 
     def _read_stdout(self, stream: IO[bytes]) -> None:
         partial = bytearray()
+        me = f"/proc/self/task/{threading.get_native_id()}"
+        asleep = run_delay(me)
         try:
             for chunk in self._chunks(stream):
-                self.heard_at = time.monotonic()
+                # Its wait for a CPU once the chunk woke it: what the server added to the
+                # program's answer, never what it waited on lines heard before.
+                woke = run_delay(me)
+                waited = (woke - asleep) / 1e9 if woke is not None and asleep is not None else 0
+                self.heard = Heard(time.monotonic(), max(0.0, waited))
                 if self.capture:
                     self._stdout += chunk
-                    continue
-                partial += chunk
-                *lines, rest = partial.split(b"\n")
-                partial = bytearray(rest)
-                for line in lines:
-                    if not self._offer(line.rstrip(b"\r").decode("utf-8", "replace")):
-                        return
+                else:
+                    partial += chunk
+                    *lines, rest = partial.split(b"\n")
+                    partial = bytearray(rest)
+                    for line in lines:
+                        if not self._offer(line.rstrip(b"\r").decode("utf-8", "replace")):
+                            return
+                asleep = run_delay(me)
         finally:
             if partial and not self.capture:
                 self._offer(partial.decode("utf-8", "replace"))
