@@ -1,16 +1,24 @@
 """The teacher's page in a real browser against a real league server: an event created
 with its own clock (the field offers the league's), paused and resumed by its buttons,
-finishes with every game played on its clock; axe-core finds nothing serious."""
+finishes with every game played on its clock; axe-core finds nothing serious.
+
+The event is held running by the server's reconnection grace, which the test holds
+through the clock of the league's waits by absence (:mod:`adjacency.league.play.machine_time`): the
+machine reads as stalled all along until the page has paused the event, so however slow
+the page is at any load, the grace outlasts it, and it ends 10 s after the test lets go."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from adjacency.league.league_file import LeagueStore
-from adjacency.sandbox.pressure import PRESSURE_ENV
+from adjacency.league.play import presence
+from adjacency.league.play.machine_time import MachineClock
 from browser_helpers import UNDER_TEST, axe_violations, goto
 from league_helpers import ADMIN, add_member, make_league, thread_server
 
@@ -37,13 +45,33 @@ def signed_in(browser: Any, url: str, errors: list[str]) -> tuple[Any, Any]:
     return context, page
 
 
+class HeldStall:
+    """The machine's stalled seconds as the test sets them: growing with the wall time
+    while held (no unstalled time passes, so no wait by absence ends), then no more."""
+
+    def __init__(self) -> None:
+        self.since = time.monotonic()
+        self.released: float | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return (self.released or time.monotonic()) - self.since
+
+    def release(self) -> None:
+        with self._lock:
+            self.released = time.monotonic()
+
+
 def test_an_event_is_paused_resumed_and_played_on_its_own_clock_from_the_page(
     browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``absent`` never connects: its games wait for the server's reconnect grace, so the
-    event is surely still running when the page pauses it; then each of its games is a
-    loss on time on the event's clock."""
-    monkeypatch.setenv(PRESSURE_ENV, "none")  # a quiet machine's grace: 10 s of wall time
+    """``absent`` never connects: its games wait for the server's reconnect grace, held
+    by the test until the page has paused the event, so the event is surely still running
+    when the page pauses it; then each of its games is a loss on time on the event's
+    clock."""
+    stall = HeldStall()
+    monkeypatch.setattr(presence, "MachineClock", lambda: MachineClock(stalled=stall))
     db = tmp_path / "league.db"
     make_league(db, base=1.0, increment=0.0)
     for name in ("h1", "h2"):
@@ -68,6 +96,7 @@ def test_an_event_is_paused_resumed_and_played_on_its_own_clock_from_the_page(
             "Event friday is paused: no new game of it starts."
         )
         expect(friday).to_contain_text("3 rounds, paused")
+        stall.release()  # the grace ends 10 s on: absent's games are lost at once then
         assert axe_violations(page) == []
         friday.get_by_role("button", name="Resume").click()
         expect(page.locator("#status")).to_have_text("Event friday goes on.")
