@@ -29,7 +29,7 @@ import pytest
 from adjacency.bots import Limit
 from adjacency.core import Position
 from adjacency.core.game import Termination
-from adjacency.hosting.check import check_bot
+from adjacency.hosting.check import ServerBusy, check_bot
 from adjacency.hosting.move_clock import GRACE, MoveWatch, ceiling, start_allowance, wall_cap
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import Answer, BotSeat
@@ -107,7 +107,7 @@ def test_a_bot_answering_by_its_wall_clock_at_its_time_is_in_time(folder: Path) 
     # CPU less the grace where that is more: a bot that spins until its timer fires is
     # in time by its clock too, as the course's wall-clock rule says
     assert left <= answer.wall
-    expected = max(answer.own - GRACE, answer.cpu - min(GRACE, answer.own))
+    expected = max(0.0, answer.own - GRACE, answer.cpu - min(GRACE, answer.own))
     assert answer.charged == pytest.approx(expected)
     assert answer.charged < left, answer
 
@@ -305,10 +305,19 @@ def test_a_window_program_s_first_move_has_its_game_s_opening_free(
     """A program played through its window opens its game at its first move (its forms
     followed, its board drawn): that move has the opening's allowance more on a 1 s clock
     (1 s) and the grace (0.5 s), so 1.8 s of CPU there is in time; a program of the
-    engine protocol has no opening, and is stopped."""
+    engine protocol has no opening, and is stopped. A machine that starves the move
+    holds the version instead of judging it (its move waited for by its clock's
+    ceiling)."""
     write_program(folder, "opens.py", OPENS_SLOWLY)
     choice = Choice(folder, "opens.py", [], kind="python")
-    verdict = check_bot(choice.bot_now, 6, 6, 4, 1.0, kind)
+    try:
+        verdict = check_bot(choice.bot_now, 6, 6, 4, 1.0, kind)
+    except ServerBusy as busy:
+        # A machine that gave it too little of a core for 1.8 s of CPU within the wall
+        # seconds its move is waited for (three times its clock's cap) starved it: held,
+        # never refused, whether the opening's allowance was its or not.
+        assert "the server was too busy" in str(busy), busy
+        return
     assert verdict.accepted is accepted, verdict.detail
     if not accepted:
         assert "used more than its 1 s of CPU" in verdict.detail, verdict.detail

@@ -155,13 +155,15 @@ def test_a_driven_program_s_span_is_heard_from_its_driver_line(
 class Piped:
     """A sandboxed program's pipes and counters as :class:`MoveWatch` reads them, set by
     the test: when its request was written, when its answer was heard and how long the
-    server's reader waited for a CPU to hear it, its CPU and its threads' waits."""
+    server's reader waited for a CPU to hear it, its CPU, its threads' waits and when it
+    was stopped."""
 
     def __init__(self) -> None:
         self.said: list[float] = []
         self.heard = Heard(0.0, 0.0)
         self.cpu = 0.0
         self.waits: dict[Thread, int] = {}
+        self.ended_at: float | None = None
 
     def said_since(self, moment: float) -> float | None:
         return next((said for said in self.said if said >= moment), None)
@@ -223,3 +225,24 @@ def test_a_move_whose_request_was_never_written_runs_from_its_watch(now: list[fl
     piped.said = [99.0]
     now[0] = 102.0
     assert watch.stop(False).wall == pytest.approx(2.0)
+
+
+def test_a_stopped_move_s_wall_ends_at_its_stop_not_once_its_processes_died(
+    now: list[float],
+) -> None:
+    """A move never answered is stopped at its ceiling (4.5 s after its request), its
+    threads' waits read then (4.2 s: it was starved); on a starved CPU its processes
+    took 2 s more to die. Its wall time is 4.5 s, 0.3 s of it its own, within its cap:
+    the server starved it, so it is abandoned, not lost."""
+    piped = Piped()
+    watch = MoveWatch(cast(SandboxedProcess, piped))
+    piped.said = [100.0]
+    piped.cpu = 0.3
+    piped.waits = {(1, 1, 1): 4_200_000_000}
+    piped.ended_at = 104.5
+    now[0] = 106.5
+    took = watch.stop(False)
+    assert took.wall == pytest.approx(4.5)
+    assert took.own == pytest.approx(0.3)
+    found = blame(took, 1.0, answered=False)
+    assert found is not None and found[0] is Termination.ABANDONED, found

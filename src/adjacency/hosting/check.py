@@ -158,11 +158,12 @@ def _process(bot: Bot) -> SandboxedProcess | None:
 
 
 def _late(
-    spent: MoveTime, seconds: float, answered: bool, failure: str | None
+    spent: MoveTime, seconds: float, answered: bool, failure: str | None, waited: float
 ) -> str | Starved | None:
-    """The games' clock's judgement of a move (:func:`blame`): the refusal's reason,
-    :class:`Starved` when the server, not the bot, made it late, or ``None``."""
-    judged = blame(spent, seconds, answered)
+    """The games' clock's judgement of a move waited for ``waited`` wall seconds at most
+    (:func:`blame`): the refusal's reason, :class:`Starved` when the server, not the bot,
+    made it late, or ``None``."""
+    judged = blame(spent, seconds, answered, waited)
     if judged is None:
         return None
     termination, why = judged
@@ -216,8 +217,9 @@ def ask_on_clock(
     move: str | None = None
     failure: str | None = None
     forfeit = False
+    waited = ceiling(on_clock)
     try:
-        move = bot.choose_move(position, Limit(time=max(seconds, 0.01), clock=ceiling(on_clock)))
+        move = bot.choose_move(position, Limit(time=max(seconds, 0.01), clock=waited))
     except BotFailure as exc:
         failure, forfeit = team_words(exc.detail), exc.termination is Termination.TIME_FORFEIT
     except BotError as exc:
@@ -232,7 +234,9 @@ def ask_on_clock(
         thinking = getattr(bot, "thinking", None)  # a driven program's: where it thought
         seen = f"; {thinking}" if thinking else ""
         return f"used more than its {seconds:g} s of CPU{opened} ({spent.account()}){seen}{started}"
-    late = _late(spent, seconds, not forfeit, failure) if failure is None or forfeit else None
+    late = None
+    if failure is None or forfeit:
+        late = _late(spent, seconds, not forfeit, failure, waited)
     if isinstance(late, str):
         return late + started
     if late is not None:

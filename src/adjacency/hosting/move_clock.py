@@ -257,16 +257,27 @@ def charge(time: MoveTime) -> float:
     return max(0.0, time.own - GRACE, time.cpu - min(GRACE, time.own))
 
 
-def blame(time: MoveTime, left: float, answered: bool = True) -> tuple[Termination, str] | None:
+def blame(
+    time: MoveTime, left: float, answered: bool = True, waited: float | None = None
+) -> tuple[Termination, str] | None:
     """``None`` for a move whose own time is within :func:`wall_cap`; else
     ``(TIME_FORFEIT, why)``; or ``(ABANDONED, account)`` for a move that did not answer
-    (``answered`` false) that was waited for to :func:`ceiling` though its own time was
-    within its cap (the server starved it: no result). A move that gave up before the
-    ceiling without answering (its program ended, or said it had no move) was not kept
-    waiting by anyone: ``None``, its own failure stands."""
+    (``answered`` false) that was waited for to its ceiling (``waited``: the wall seconds
+    it was waited for at most; :func:`ceiling` of ``left`` by default) though its own
+    time was within its cap (the server starved it: no result). A move that gave up
+    before that without answering (its program ended, or said it had no move) was not
+    kept waiting by anyone: ``None``, its own failure stands. A first move with an
+    opening's allowance has more ``left`` than the clock it was waited for by, so its
+    ceiling is the clock's (``waited``), and a starved one is abandoned, never refused.
+
+    >>> starved = MoveTime(cpu=0.3, wall=5.0, stalled=4.0)
+    >>> blame(starved, 2.0, answered=False)  # not waited to ceiling(2.0), 7.5 s: its own
+    >>> blame(starved, 2.0, answered=False, waited=ceiling(1.0))[0].name
+    'ABANDONED'
+    """
     cap = wall_cap(left)
     if time.own <= cap:
-        if answered or time.wall + GRACE < ceiling(left):
+        if answered or time.wall + GRACE < (ceiling(left) if waited is None else waited):
             return None
         return (Termination.ABANDONED, time.account())
     return (
@@ -293,7 +304,9 @@ class MoveWatch:
         it had nothing to think about, however long the server's thread that writes took
         to get a CPU) and, ``answered``, ends when its sandbox's output last said
         something (the answer's arrival, not the server's threads acting on it, which
-        are the server's time); ``span``: the seconds its window timed its bot
+        are the server's time); else when its sandbox was stopped in the move (its
+        processes' waits are read as it is stopped, and what they take to die is not
+        the move's), else now; ``span``: the seconds its window timed its bot
         (:attr:`MoveTime.span`), if it did."""
         now = clock.monotonic()
         process = self.process
@@ -303,10 +316,12 @@ class MoveWatch:
         start = asked if asked is not None and asked <= now else self.started
         heard = process.heard
         answer = answered and start <= heard.at <= now
+        ended = process.ended_at  # stopped in the move: its wall time ends there
+        end = heard.at if answer else ended if ended is not None and start <= ended <= now else now
         timed = span if answered else None
         return MoveTime(
             max(0.0, process.cpu_seconds() - self.since),
-            (heard.at if answer else now) - start,
+            end - start,
             stalled_since(process, self.waits, heard.waited if answer else 0.0),
             timed.seconds if timed is not None else None,
             timed.waited if timed is not None else None,

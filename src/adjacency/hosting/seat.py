@@ -156,7 +156,7 @@ class BotSeat:
             )
         if failure is None or failure[0] is Termination.TIME_FORFEIT:
             answered = failure is None
-            failure = blame(spent, left, answered) or failure
+            failure = blame(spent, left, answered, cap) or failure
             if extra > 0 and failure is not None and failure[0] is Termination.TIME_FORFEIT:
                 failure = (failure[0], f"{failure[1]}; {started_words(extra)}")
             if failure is not None and failure[0] is Termination.ABANDONED:

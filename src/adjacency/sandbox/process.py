@@ -237,6 +237,13 @@ class SandboxedProcess:
         return self._closing.is_set()
 
     @property
+    def ended_at(self) -> float | None:
+        """When it was stopped (``time.monotonic``: the moment the first reason was
+        recorded, the server's kill or a limit's) or found to have exited; ``None`` while
+        it runs. What it took to die and be reaped comes after."""
+        return self._ended_at
+
+    @property
     def reason(self) -> Reason | None:
         """Why it ended (or is being ended), ``None`` while it runs."""
         return self._reason
