@@ -9,6 +9,7 @@ import pytest
 from adjacency import Position
 from adjacency.bots.minimax import minimax_value
 from adjacency.lab import LabError, deepening_trace, engine_view
+from adjacency.lab.engine_view import MAX_SECONDS
 from engine_positions import solver_endgame
 
 
@@ -51,15 +52,21 @@ def test_deepening_iterations_are_the_searches_at_each_depth() -> None:
 @pytest.mark.parametrize("seed", [3, 11])
 def test_engine_view_solves_every_move_within_reach(seed: int) -> None:
     position = endgame(seed)
-    view = engine_view(position, 1.0)
+    view = engine_view(position, MAX_SECONDS)
     assert view.exact and view.iterations[-1].exact
     values = {item.move: item.value for item in view.moves}
     assert set(values) == set(position.legal_moves())
     for move, value in values.items():
         assert value == -exact(position.play(move))
     assert values[view.move] == max(v for v in values.values() if v is not None)
-    # Five plies: the bot's short search reaches the end itself, the solver is not asked.
-    assert view.solver_share == 0.0
+    # Five plies: the bot's short search (a tenth of the view's seconds) reaches the end
+    # itself and the solver is not asked; on a machine that cut it short, the solver
+    # finished the search and its nodes are its share.
+    if view.iterations[0].exact:
+        assert len(view.iterations) == 1 and view.solver_share == 0.0
+    else:
+        assert view.iterations[-1].text == "solved", view.iterations
+        assert view.solver_share is not None and 0.0 < view.solver_share <= 1.0
     assert view.table_hit_rate is not None and 0.0 <= view.table_hit_rate <= 1.0
 
 
