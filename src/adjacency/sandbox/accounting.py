@@ -113,9 +113,10 @@ def thread_readings(pid: int, last_ran: bool = True) -> dict[int, ThreadReading]
 def thread_reading(folder: str, last_ran: bool = True) -> ThreadReading | None:
     """The thread of ``folder`` (``/proc/PID/task/TID``) read now (when it last ran only
     with ``last_ran``); ``None`` once it is gone."""
+    delay = run_delay(folder)
+    if delay is None:
+        return None
     try:
-        with open(f"{folder}/schedstat", "rb") as stream:
-            delay = int(stream.read().split()[1])
         with open(f"{folder}/stat", "rb") as stream:
             state = stream.read().rpartition(b")")[2].split()[0]
         if state != b"R" or not last_ran:
