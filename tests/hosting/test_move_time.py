@@ -155,12 +155,13 @@ def test_a_driven_program_s_span_is_heard_from_its_driver_line(
 class Piped:
     """A sandboxed program's pipes and counters as :class:`MoveWatch` reads them, set by
     the test: when its request was written, when its answer was heard and how long the
-    server's reader waited for a CPU to hear it, its CPU, its threads' waits and when it
-    was stopped."""
+    server's reader waited for a CPU to hear it, its CPU, its threads' waits, its
+    readers' waits while its pipes were full and when it was stopped."""
 
     def __init__(self) -> None:
         self.said: list[float] = []
         self.heard = Heard(0.0, 0.0)
+        self.held = 0.0
         self.cpu = 0.0
         self.waits: dict[Thread, int] = {}
         self.ended_at: float | None = None
@@ -173,6 +174,9 @@ class Piped:
 
     def thread_waits(self) -> dict[Thread, int]:
         return dict(self.waits)
+
+    def held_seconds(self) -> float:
+        return self.held
 
 
 @pytest.fixture
@@ -216,6 +220,25 @@ def test_a_move_without_an_answer_runs_to_now_and_excuses_no_reader(now: list[fl
         took = watch.stop(answered)
         assert took.wall == pytest.approx(4.0)
         assert took.stalled == pytest.approx(0.4)
+
+
+def test_a_move_held_on_a_full_pipe_has_its_reader_s_waits_excused(now: list[float]) -> None:
+    """A program printing more than the server's reader keeps up with (its pipe full
+    while the reader waited 3.5 s for a CPU, 0.5 s of it before the move) blocks on the
+    server: of its 4 s of wall time, 3 s is the server's, never its own, and with its
+    0.6 s of CPU it is within a 1.5 s clock. Waits before the move are not this move's."""
+    piped = Piped()
+    piped.held = 0.5
+    watch = MoveWatch(cast(SandboxedProcess, piped))
+    piped.said = [100.0]
+    piped.cpu = 0.6
+    piped.held = 3.5
+    now[0] = 104.0
+    took = watch.stop(False)
+    assert took.wall == pytest.approx(4.0)
+    assert took.stalled == pytest.approx(3.0)
+    assert took.own == pytest.approx(1.0)
+    assert blame(took, 1.5, answered=False) is None
 
 
 def test_a_move_whose_request_was_never_written_runs_from_its_watch(now: list[float]) -> None:

@@ -27,7 +27,9 @@ wall time is its thinking time, as on the course's machines, where a program is 
   (:meth:`~adjacency.sandbox.SandboxedProcess.thread_waits`; a thread of its own that
   waits while another sleeps holds nothing up, so waits are not added); so does the
   wait of the server's reader of its answer for a CPU, which delays the answer's
-  arrival (:attr:`~adjacency.sandbox.SandboxedProcess.heard`). The server's share is
+  arrival (:attr:`~adjacency.sandbox.SandboxedProcess.heard`), and every wait of its
+  pipes' readers while a pipe was full, which held its writes
+  (:meth:`~adjacency.sandbox.SandboxedProcess.held_seconds`). The server's share is
   those two, at most its wall time less its CPU time; its wall time starts when its
   request reached it, so the server's wait to write it is never the move's. So its own
   time is never less than its CPU time (:attr:`MoveTime.own`): threads that wait for
@@ -289,13 +291,17 @@ def blame(
 
 class MoveWatch:
     """One move's seconds as they pass (:meth:`stop` reads them): ``process``'s CPU
-    beyond ``since`` (its CPU at the move's start: what it used after is this move's)
-    and its threads' waits for a CPU meanwhile; without a sandbox, its wall time alone."""
+    beyond ``since`` (its CPU at the move's start: what it used after is this move's),
+    its threads' waits for a CPU meanwhile, and its readers' while its pipes were full
+    (:meth:`~adjacency.sandbox.SandboxedProcess.held_seconds`: a program printing more
+    than the server keeps up with waits on the server); without a sandbox, its wall time
+    alone."""
 
     def __init__(self, process: SandboxedProcess | None, since: float = 0.0) -> None:
         self.process = process
         self.since = since
         self.waits = process.thread_waits() if process is not None else {}
+        self.held = process.held_seconds() if process is not None else 0.0
         self.started = clock.monotonic()
 
     def stop(self, answered: bool = True, span: BotSpan | None = None) -> MoveTime:
@@ -322,18 +328,27 @@ class MoveWatch:
         return MoveTime(
             max(0.0, process.cpu_seconds() - self.since),
             end - start,
-            stalled_since(process, self.waits, heard.waited if answer else 0.0),
+            stalled_since(process, self.waits, self.held, heard.waited if answer else 0.0),
             timed.seconds if timed is not None else None,
             timed.waited if timed is not None else None,
         )
 
 
-def stalled_since(process: SandboxedProcess, waits: dict[Thread, int], heard: float) -> float:
-    """What held ``process`` up waiting for a CPU since its threads had waited ``waits``:
-    its most-waiting thread's wait (:func:`~adjacency.sandbox.longest_wait`), and
-    ``heard``, the seconds the server's reader of its answer waited for a CPU to hear it
+def stalled_since(
+    process: SandboxedProcess, waits: dict[Thread, int], held: float, heard: float
+) -> float:
+    """What held ``process`` up waiting for a CPU since its threads had waited ``waits``
+    and its pipes' readers had been held ``held`` seconds: its most-waiting thread's wait
+    (:func:`~adjacency.sandbox.longest_wait`); its readers' waits while a pipe was full
+    since (:meth:`~adjacency.sandbox.SandboxedProcess.held_seconds`); and ``heard``, the
+    seconds the server's reader of its answer waited for a CPU to hear it
     (:attr:`~adjacency.sandbox.SandboxedProcess.heard`). The server's other waits are
     not the move's: a thread that writes to the program waits before the move's wall
     time starts, or after it ends to act on the answer; a reader woken by a line the
-    program wrote before its answer held nothing up (the pipe kept what followed)."""
-    return longest_wait(waits, process.thread_waits()) + heard
+    program wrote before its answer held nothing up while the pipe had room for what
+    followed."""
+    return (
+        longest_wait(waits, process.thread_waits())
+        + max(0.0, process.held_seconds() - held)
+        + heard
+    )

@@ -154,6 +154,56 @@ def run_delay(folder: str) -> int | None:
         return None
 
 
+class ReaderWaits:
+    """A pipe's reader's waits for a CPU, read by the reader itself (made on its own
+    thread) at each chunk it reads (:meth:`read`), in two parts:
+
+    - the wait that ended when a chunk that did not fill the pipe woke it, since it
+      last went to read (:meth:`read`'s value): the server's part of the way of the
+      program's line in it, which the program could only take for its own time;
+    - while the pipe was full, every wait of the reader since the chunk before
+      (:attr:`held`, a running total): the program's writes were held on the pipe by
+      the server all that while, not by its own choice. A program printing more than
+      its reader keeps up with is otherwise charged the server's waits as its own.
+
+    >>> waits = ReaderWaits.__new__(ReaderWaits)
+    >>> waits._folder, waits._last, waits._asleep, waits.held = "", 0, 0, 0
+    >>> readings = iter([10, 15, 40, 45])
+    >>> waits._now = lambda: next(readings)
+    >>> waits.read(full=False), waits.held  # 10 ns waited to hear a line
+    (1e-08, 0)
+    >>> waits.rest()  # 5 ns more acting on it
+    >>> waits.read(full=True), waits.held  # a full pipe: all 30 ns since the last chunk
+    (0.0, 30)
+    """
+
+    def __init__(self) -> None:
+        self._folder = f"/proc/self/task/{threading.get_native_id()}"
+        self._last = self._asleep = self._now()
+        self.held = 0
+        """Nanoseconds, a running total: the reader's waits while its pipe was full."""
+
+    def _now(self) -> int | None:
+        return run_delay(self._folder)
+
+    def read(self, full: bool) -> float:
+        """Note a chunk just read, ``full`` where it was a full pipe's worth; the seconds
+        the reader waited for a CPU to read it, where it was not full (a full one's
+        waits are in :attr:`held`), 0 where they cannot be read."""
+        now = self._now()
+        last, asleep, self._last = self._last, self._asleep, now
+        if now is None or last is None or asleep is None:
+            return 0.0
+        if full:
+            self.held += max(0, now - last)
+            return 0.0
+        return max(0, now - asleep) / 1e9
+
+    def rest(self) -> None:
+        """Note that the reader has acted on its chunk and goes to read again."""
+        self._asleep = self._now()
+
+
 def pending_delay(reading: ThreadReading, now: int, calm: int) -> int:
     """Nanoseconds the thread of ``reading`` has been waiting for a CPU at the
     scheduler's clock ``now``, where it is runnable and has not run for more than

@@ -27,6 +27,7 @@ from __future__ import annotations
 import atexit
 import collections
 import contextlib
+import fcntl
 import os
 import queue
 import select
@@ -42,7 +43,7 @@ from typing import IO, NamedTuple
 
 from ..system import proctree
 from . import available, cgroup, command_line, identity, scratch, seccomp, spawner, stopping
-from .accounting import Ledger, Thread, longest_wait, run_delay
+from .accounting import Ledger, ReaderWaits, Thread, longest_wait
 from .errors import SandboxError
 from .limits import Limits, Reason, describe
 from .monitor import MONITOR
@@ -118,7 +119,8 @@ class Heard(NamedTuple):
     """The last time a program's standard output said something: ``at``
     (``time.monotonic``, as its reader read it) and ``waited``, the seconds its reader
     waited for a CPU between the chunk's arrival and that reading (the server's part of
-    the answer's way, which the program could only take for its own time)."""
+    the answer's way, which the program could only take for its own time; 0 for a chunk
+    that filled its pipe, whose waits are in :meth:`SandboxedProcess.held_seconds`)."""
 
     at: float
     waited: float
@@ -205,6 +207,7 @@ class SandboxedProcess:
         for a CPU to hear it (:class:`Heard`): a move's answer came then, whatever the
         server's threads took to act on it."""
         self._said: collections.deque[float] = collections.deque(maxlen=SAID_KEPT)
+        self._readers: list[ReaderWaits] = []
         self._ledger = Ledger()
         self._scope: stopping.StopScope | None = None
 
@@ -751,15 +754,13 @@ class SandboxedProcess:
 
     def _read_stdout(self, stream: IO[bytes]) -> None:
         partial = bytearray()
-        me = f"/proc/self/task/{threading.get_native_id()}"
-        asleep = run_delay(me)
+        waits, full = self._reader_waits(), _full_read(stream)
         try:
             for chunk in self._chunks(stream):
                 # Its wait for a CPU once the chunk woke it: what the server added to the
                 # program's answer, never what it waited on lines heard before.
-                woke = run_delay(me)
-                waited = (woke - asleep) / 1e9 if woke is not None and asleep is not None else 0
-                self.heard = Heard(time.monotonic(), max(0.0, waited))
+                waited = waits.read(full=len(chunk) >= full)
+                self.heard = Heard(time.monotonic(), waited)
                 if self.capture:
                     self._stdout += chunk
                 else:
@@ -769,12 +770,28 @@ class SandboxedProcess:
                     for line in lines:
                         if not self._offer(line.rstrip(b"\r").decode("utf-8", "replace")):
                             return
-                asleep = run_delay(me)
+                waits.rest()
         finally:
             if partial and not self.capture:
                 self._offer(partial.decode("utf-8", "replace"))
             self._offer(_EOF)
             self._stdout_done.set()
+
+    def _reader_waits(self) -> ReaderWaits:
+        """The calling reader's :class:`~.accounting.ReaderWaits`, kept for
+        :meth:`held_seconds`."""
+        waits = ReaderWaits()
+        with self._lock:
+            self._readers.append(waits)
+        return waits
+
+    def held_seconds(self) -> float:
+        """Seconds so far its readers waited for a CPU while its pipes were full
+        (:attr:`~.accounting.ReaderWaits.held`): its writes were held all that while by
+        the server, not by its own choice."""
+        with self._lock:
+            readers = list(self._readers)
+        return sum(reader.held for reader in readers) / 1e9
 
     def _offer(self, item: object) -> bool:
         """Queue ``item``, waiting while the queue is full; False once it is being ended."""
@@ -788,7 +805,9 @@ class SandboxedProcess:
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         partial = b""
+        waits, full = self._reader_waits(), _full_read(stream)
         for chunk in self._chunks(stream, counted=not self.error_tail):
+            waits.read(full=len(chunk) >= full)
             with self._lock:
                 self._stderr += chunk
                 if self.error_tail and len(self._stderr) > OUTPUT_TAIL:
@@ -797,8 +816,18 @@ class SandboxedProcess:
             partial = partial[-CHUNK:]
             for line in lines[-STDERR_LINES:]:
                 self._stderr_tail.append(line.decode("utf-8", "replace")[:1000])
+            waits.rest()
         if partial:
             self._stderr_tail.append(partial.decode("utf-8", "replace")[:1000])
+
+
+def _full_read(stream: IO[bytes]) -> int:
+    """The size of a read of ``stream`` that found its pipe full (its writer blocked):
+    :data:`CHUNK`, or the pipe's capacity where it is less."""
+    try:
+        return min(CHUNK, fcntl.fcntl(stream.fileno(), fcntl.F_GETPIPE_SZ))
+    except OSError:
+        return CHUNK
 
 
 def _check_folder(path: Path, what: str) -> None:
