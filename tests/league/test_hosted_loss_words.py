@@ -8,6 +8,7 @@ sandboxed bot that thinks on its opponent's time is not charged it)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 from pathlib import Path
 
 import pytest
@@ -58,5 +59,35 @@ def test_a_move_lost_by_its_cpu_says_its_clock_cpu_and_wall(
         (stored,) = [g for g in store.games.games(status="finished") if g.id == live.id]
         assert stored.termination == Termination.TIME_FORFEIT.value, stored
         assert stored.detail == f"{mover} {words}", stored.detail
+
+    run(scenario, tmp_path, base=5.0)
+
+
+@pytest.mark.parametrize("came_back", [False, True], ids=["thread-hung", "loop-late"])
+def test_the_overrun_backstop_forfeits_only_a_move_whose_thread_has_not_come_back(
+    tmp_path: Path, came_back: bool
+) -> None:
+    """The backstop past a hosted move's ceiling
+    (:meth:`~adjacency.league.play.server_sides.ServerSides._hosted_overrun`) ends the
+    game on time when the move's thread is still out; a thread that came back before
+    the loop ran the timer (the loop was held up, and runs a due timer before the move's
+    own wake-up) leaves the game to be judged by its answer."""
+
+    async def scenario(store: LeagueStore, hall: Hall) -> None:
+        for name in ("a", "b"):
+            connect(hall, store.members.add_member(name, "bot")[0])
+        (live,) = hall.scheduler.pair()
+        mover = live.member(live.game.position.turn).name
+        work: concurrent.futures.Future[Answer] = concurrent.futures.Future()
+        if came_back:
+            work.set_result(Answer(live.game.position.legal_moves()[0], 0.1, 3.6))
+        hall.games.sides._hosted_overrun(live.id, live.version, 7.5, work)
+        if came_back:
+            assert hall.games.live.get(live.id) is live
+            return
+        assert live.id not in hall.games.live
+        (stored,) = [g for g in store.games.games(status="finished") if g.id == live.id]
+        assert stored.termination == Termination.TIME_FORFEIT.value, stored
+        assert stored.detail == f"{mover} failed: no answer within the cap of 7.5 s of wall time"
 
     run(scenario, tmp_path, base=5.0)

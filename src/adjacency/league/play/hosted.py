@@ -362,10 +362,16 @@ class HostedPlayers:
         seat.opened.add_done_callback(_quiet)
         return seat
 
-    async def move(self, seat: HostedSide, fen: str, left: float, cap: float) -> Answer:
-        """``seat``'s move computed in a thread (its slot already held)."""
-        loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(self.pool, seat.move, fen, left, cap)
+    def start_move(
+        self, seat: HostedSide, fen: str, left: float, cap: float
+    ) -> concurrent.futures.Future[Answer]:
+        """``seat``'s move, set computing in a thread (its slot already held): its
+        future, done as soon as the thread came back, whenever the loop hears of it."""
+        return self.pool.submit(seat.move, fen, left, cap)
+
+    async def move(self, work: concurrent.futures.Future[Answer]) -> Answer:
+        """The answer of a move :meth:`start_move` set computing, once it is in."""
+        answer = await asyncio.wrap_future(work)
         self.timings.append((answer.wall, answer.own, answer.cpu))
         self.shares.append((time.monotonic(), answer.cpu, max(0.0, answer.wall - answer.own)))
         return answer

@@ -14,7 +14,8 @@ Each move is computed off the event loop and handed to the games as any bot's an
   time and charged it less a grace, or its CPU time less the grace where that is more
   (:mod:`adjacency.hosting.move_clock`, :meth:`~adjacency.round.clock.Clock.charge`);
   it is waited for up to :func:`~adjacency.hosting.move_clock.ceiling`, and past that
-  and :data:`OVERRUN` more seconds the side loses on time whatever its thread does;
+  and :data:`OVERRUN` more seconds the side loses on time if its thread has not come
+  back (one that came back is judged by its answer, however late the loop hears it);
   a bot that could not start loses by disconnection, and a failure of the server's own
   (no sandbox at the bot's start, its machinery raising during a move) abandons the game
   without a result, both sides told (``hosted-server-failed`` during a move);
@@ -24,6 +25,7 @@ Each move is computed off the event loop and handed to the games as any bot's an
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import time
 from collections.abc import Coroutine
@@ -198,11 +200,11 @@ class ServerSides:
                 live.asked = now
                 left = live.clock.left(color, now)
                 cap = ceiling(left)
-                loop = asyncio.get_running_loop()
-                live.timer = loop.call_later(
-                    cap + OVERRUN, self._hosted_overrun, live.id, version, cap
+                work = self.hosted.start_move(seat, live.game.position.fen(), left, cap)
+                live.timer = asyncio.get_running_loop().call_later(
+                    cap + OVERRUN, self._hosted_overrun, live.id, version, cap, work
                 )
-                answer = await self.hosted.move(seat, live.game.position.fen(), left, cap)
+                answer = await self.hosted.move(work)
             except Exception:
                 # The server's own machinery failed (the seat's thread, the sandbox's
                 # accounting), not the bot: no side is to blame, so no result.
@@ -318,11 +320,16 @@ class ServerSides:
         )
         self.games.stop_game(live, ended("hosted-starved", player=name, account=account))
 
-    def _hosted_overrun(self, game_id: int, version: int, cap: float) -> None:
+    def _hosted_overrun(
+        self, game_id: int, version: int, cap: float, work: concurrent.futures.Future[Answer]
+    ) -> None:
         """A hosted move's thread has not come back :data:`OVERRUN` s past its wall cap
-        (its bot is killed at the cap): the side loses on time all the same."""
+        (its bot is killed at the cap): the side loses on time all the same. A thread
+        that came back (``work`` done) is judged by its answer, however late the loop is
+        to hear of it: a loop held up past the timer runs it before the move's own
+        wake-up, and the answer's own account says whether the bot was late."""
         live = self.games.live.get(game_id)
-        if live is None or not self.games.current(live, version):
+        if live is None or not self.games.current(live, version) or work.done():
             return
         name = live.member(live.game.position.turn).name
         reason = f"no answer within the cap of {cap:.1f} s of wall time"
