@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -134,13 +135,30 @@ def test_the_kernels_files_are_read_as_asleep_and_runnable(threads: tuple[int, i
     assert asleep is not None and not asleep.runnable and asleep.last_ran is None
     # A spinning thread holding the GIL or waiting for it may be caught asleep on the
     # GIL's lock; it is runnable at some reading within a few tries.
+    # One moved to another CPU and not run there yet has no stamp (None).
     for _ in range(200):
         busy = accounting.thread_reading(f"/proc/self/task/{spinner}")
         assert busy is not None
-        if busy.runnable:
-            assert busy.last_ran is not None and busy.last_ran > 0
+        assert busy.last_ran is None or busy.last_ran > 0, busy
+        if busy.runnable and busy.last_ran is not None:
             break
         time.sleep(0.001)
     else:
         pytest.fail("the spinning thread was never seen ready to run")
     assert accounting.thread_reading("/proc/self/task/0") is None
+
+
+def test_a_thread_moved_to_another_cpu_has_no_stamp_and_no_pending_wait(tmp_path: Path) -> None:
+    """A runnable thread whose ``se.exec_start`` reads 0 (the kernel clears it when it
+    moves the thread to another CPU's queue, until it runs there) has no stamp: its
+    pending wait is 0, not the scheduler's whole clock, whatever was seen of it before."""
+    (tmp_path / "schedstat").write_text("5000000 7000000 12\n")
+    (tmp_path / "stat").write_text("42 (a (b) c) R 1 42 42 0 -1\n")
+    (tmp_path / "sched").write_text("java (42, #threads: 3)\nse.exec_start : 0.000000\n")
+    moved = accounting.thread_reading(str(tmp_path))
+    assert moved == ThreadReading(7_000_000, True, None)
+    assert pending_delay(moved, 3_600_000_000_000, 0) == 0
+    (tmp_path / "sched").write_text("java (42, #threads: 3)\nse.exec_start : 3599000.250000\n")
+    ran = accounting.thread_reading(str(tmp_path))
+    assert ran == ThreadReading(7_000_000, True, 3_599_000_250_000)
+    assert pending_delay(ran, 3_600_000_000_000, 0) == 999_750_000

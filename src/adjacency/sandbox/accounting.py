@@ -88,7 +88,8 @@ class ThreadReading:
     has waited for a CPU so far, waits that ended (``schedstat``); ``runnable``, whether
     it is ready to run now (state ``R``: running, or waiting for a CPU); ``last_ran``,
     the scheduler's clock when it last ran (``se.exec_start``), read only where it is
-    runnable."""
+    runnable and known (``None`` for a thread moved to another CPU that has not run
+    there yet)."""
 
     delay: int
     runnable: bool
@@ -121,7 +122,10 @@ def thread_reading(folder: str, last_ran: bool = True) -> ThreadReading | None:
             state = stream.read().rpartition(b")")[2].split()[0]
         if state != b"R" or not last_ran:
             return ThreadReading(delay, state == b"R")
-        return ThreadReading(delay, True, _exec_start(f"{folder}/sched"))
+        # 0: the kernel moved it to another CPU's queue, and it has not run there yet
+        # (its stamp is cleared on the move): when it last ran is unknown, not the
+        # clock's start, which would read as a wait as long as the machine's uptime.
+        return ThreadReading(delay, True, _exec_start(f"{folder}/sched") or None)
     except (OSError, IndexError, ValueError):
         return None
 
