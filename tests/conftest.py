@@ -65,6 +65,7 @@ from sandbox_helpers import reachable_folder
 pytest_plugins = [
     "skip_guard",
     "time_guard",
+    "hang_guard",
     "needs",
     "reaper",
     "groups",
