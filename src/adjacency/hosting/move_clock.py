@@ -30,7 +30,7 @@ wall time is its thinking time, as on the course's machines, where a program is 
   arrival (:attr:`~adjacency.sandbox.SandboxedProcess.heard`), and every wait of its
   pipes' readers while a pipe was full, which held its writes
   (:meth:`~adjacency.sandbox.SandboxedProcess.held_seconds`). The server's share is
-  those two, at most its wall time less its CPU time; its wall time starts when its
+  those, at most its wall time less its CPU time; its wall time starts when its
   request reached it, so the server's wait to write it is never the move's. So its own
   time is never less than its CPU time (:attr:`MoveTime.own`): threads that wait for
   each other on its one core (or that its one-core cap holds back) have had its core,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..system import proctree
@@ -170,10 +170,11 @@ class ReaderWaits:
       the server all that while, not by its own choice. A program printing more than
       its reader keeps up with is otherwise charged the server's waits as its own.
 
-    >>> waits = ReaderWaits.__new__(ReaderWaits)
-    >>> waits._folder, waits._last, waits._asleep, waits.held = "", 0, 0, 0
-    >>> readings = iter([10, 15, 40, 45])
-    >>> waits._now = lambda: next(readings)
+    ``clock`` reads the reader's run delay in nanoseconds (by default, the calling
+    thread's own: :func:`run_delay`).
+
+    >>> readings = iter([0, 10, 15, 40])
+    >>> waits = ReaderWaits(lambda: next(readings))
     >>> waits.read(full=False), waits.held  # 10 ns waited to hear a line
     (1e-08, 0)
     >>> waits.rest()  # 5 ns more acting on it
@@ -181,14 +182,12 @@ class ReaderWaits:
     (0.0, 30)
     """
 
-    def __init__(self) -> None:
-        self._folder = f"/proc/self/task/{threading.get_native_id()}"
+    def __init__(self, clock: Callable[[], int | None] | None = None) -> None:
+        folder = f"/proc/self/task/{threading.get_native_id()}"
+        self._now = clock or (lambda: run_delay(folder))
         self._last = self._asleep = self._now()
         self.held = 0
         """Nanoseconds, a running total: the reader's waits while its pipe was full."""
-
-    def _now(self) -> int | None:
-        return run_delay(self._folder)
 
     def read(self, full: bool) -> float:
         """Note a chunk just read, ``full`` where it was a full pipe's worth; the seconds
