@@ -9,7 +9,9 @@ keeps about :data:`OWN_LOAD` tasks a core ready to run by itself, so a test that
 while the machine's load a core (``os.getloadavg``'s one-minute figure) is above that
 has its limit multiplied by the ratio, at most :data:`MOST` times. At a load of 20 on 2
 cores a test may run 5 times its limit (10 minutes for the 2 minutes of a quiet
-machine) before it is taken for hung; on the suite's own load nothing changes.
+machine) before it is taken for hung; on the suite's own load nothing changes. The
+suite's own waits against a hang (``wait_until``'s deadline, ``run_in_group``'s
+timeout) are stretched the same way (:func:`guard`).
 
 >>> stretch(2.0), stretch(5.0), stretch(10.0), stretch(50.0)
 (1.0, 2.5, 5.0, 5.0)
@@ -48,6 +50,12 @@ def load_per_core() -> float:
 def stretch(per_core: float) -> float:
     """How many times its limit a test starting at a load of ``per_core`` a core gets."""
     return min(MOST, max(1.0, per_core / OWN_LOAD))
+
+
+def guard(seconds: float) -> float:
+    """A test's wait of ``seconds`` against a hang (a poll's deadline, a child's
+    timeout), stretched by the machine's load now as a test's limit is."""
+    return seconds * stretch(load_per_core())
 
 
 def pytest_configure(config: pytest.Config) -> None:

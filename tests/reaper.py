@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from hang_guard import guard
+
 _groups: list[int] = []
 """The process groups started so far in this pytest process, oldest first."""
 
@@ -73,7 +75,7 @@ def run_in_group(
                 with contextlib.suppress(BrokenPipeError):
                     process.stdin.write(input)
                     process.stdin.close()
-            process.wait(timeout)
+            process.wait(guard(timeout))  # stretched beside other work
         finally:
             end_group(process.pid)
             process.wait()

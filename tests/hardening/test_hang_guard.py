@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from plugin_suite import run_plugin_suite
 
 SUITE = """
@@ -55,3 +57,15 @@ def test_the_guard_s_examples_hold() -> None:
     import hang_guard
 
     assert doctest.testmod(hang_guard).failed == 0
+
+
+def test_the_suite_s_own_waits_stretch_as_its_limits_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``wait_until``'s deadline and ``run_in_group``'s timeout (:func:`hang_guard.guard`)."""
+    from hang_guard import LOAD_VARIABLE, guard
+
+    monkeypatch.setenv(LOAD_VARIABLE, "1")
+    assert guard(55.0) == 55.0
+    monkeypatch.setenv(LOAD_VARIABLE, "5")
+    assert guard(55.0) == 137.5
+    monkeypatch.setenv(LOAD_VARIABLE, "40")
+    assert guard(55.0) == 275.0
