@@ -170,34 +170,36 @@ class ReaderWaits:
       the server all that while, not by its own choice. A program printing more than
       its reader keeps up with is otherwise charged the server's waits as its own.
 
-    ``clock`` reads the reader's run delay in nanoseconds (by default, the calling
-    thread's own: :func:`run_delay`).
+    ``full`` is the size of a read that found the pipe full; ``clock`` reads the
+    reader's run delay in nanoseconds (by default, the calling thread's own:
+    :func:`run_delay`).
 
     >>> readings = iter([0, 10, 15, 40])
-    >>> waits = ReaderWaits(lambda: next(readings))
-    >>> waits.read(full=False), waits.held  # 10 ns waited to hear a line
+    >>> waits = ReaderWaits(4096, lambda: next(readings))
+    >>> waits.read(100), waits.held  # 10 ns waited to hear a line
     (1e-08, 0)
     >>> waits.rest()  # 5 ns more acting on it
-    >>> waits.read(full=True), waits.held  # a full pipe: all 30 ns since the last chunk
+    >>> waits.read(4096), waits.held  # a full pipe: all 30 ns since the last chunk
     (0.0, 30)
     """
 
-    def __init__(self, clock: Callable[[], int | None] | None = None) -> None:
+    def __init__(self, full: int, clock: Callable[[], int | None] | None = None) -> None:
+        self.full = full
         folder = f"/proc/self/task/{threading.get_native_id()}"
         self._now = clock or (lambda: run_delay(folder))
         self._last = self._asleep = self._now()
         self.held = 0
         """Nanoseconds, a running total: the reader's waits while its pipe was full."""
 
-    def read(self, full: bool) -> float:
-        """Note a chunk just read, ``full`` where it was a full pipe's worth; the seconds
-        the reader waited for a CPU to read it, where it was not full (a full one's
-        waits are in :attr:`held`), 0 where they cannot be read."""
+    def read(self, size: int) -> float:
+        """Note a chunk of ``size`` bytes just read; the seconds the reader waited for a
+        CPU to read it, where it did not fill the pipe (a full one's waits are in
+        :attr:`held`), 0 where they cannot be read."""
         now = self._now()
         last, asleep, self._last = self._last, self._asleep, now
         if now is None or last is None or asleep is None:
             return 0.0
-        if full:
+        if size >= self.full:
             self.held += max(0, now - last)
             return 0.0
         return max(0, now - asleep) / 1e9

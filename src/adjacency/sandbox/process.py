@@ -754,12 +754,12 @@ class SandboxedProcess:
 
     def _read_stdout(self, stream: IO[bytes]) -> None:
         partial = bytearray()
-        waits, full = self._reader_waits(), _full_read(stream)
+        waits = self._reader_waits(stream)
         try:
             for chunk in self._chunks(stream):
                 # Its wait for a CPU once the chunk woke it: what the server added to the
                 # program's answer, never what it waited on lines heard before.
-                waited = waits.read(full=len(chunk) >= full)
+                waited = waits.read(len(chunk))
                 self.heard = Heard(time.monotonic(), waited)
                 if self.capture:
                     self._stdout += chunk
@@ -777,10 +777,10 @@ class SandboxedProcess:
             self._offer(_EOF)
             self._stdout_done.set()
 
-    def _reader_waits(self) -> ReaderWaits:
-        """The calling reader's :class:`~.accounting.ReaderWaits`, kept for
-        :meth:`held_seconds`."""
-        waits = ReaderWaits()
+    def _reader_waits(self, stream: IO[bytes]) -> ReaderWaits:
+        """The :class:`~.accounting.ReaderWaits` of the calling thread, the reader of
+        ``stream``, kept for :meth:`held_seconds`."""
+        waits = ReaderWaits(_full_read(stream))
         with self._lock:
             self._readers.append(waits)
         return waits
@@ -805,9 +805,9 @@ class SandboxedProcess:
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         partial = b""
-        waits, full = self._reader_waits(), _full_read(stream)
+        waits = self._reader_waits(stream)
         for chunk in self._chunks(stream, counted=not self.error_tail):
-            waits.read(full=len(chunk) >= full)
+            waits.read(len(chunk))
             with self._lock:
                 self._stderr += chunk
                 if self.error_tail and len(self._stderr) > OUTPUT_TAIL:
