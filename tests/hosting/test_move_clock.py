@@ -26,13 +26,15 @@ from pathlib import Path
 
 import pytest
 
-from adjacency.bots import Limit
+from adjacency.bots import Bot, Limit
+from adjacency.bots.external import ExternalBot
 from adjacency.core import Position
 from adjacency.core.game import Termination
 from adjacency.hosting.check import ServerBusy, check_bot
 from adjacency.hosting.move_clock import GRACE, MoveWatch, ceiling, start_allowance, wall_cap
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import Answer, BotSeat
+from adjacency.sandbox import SandboxedProcess
 from hosted_helpers import first_empty_program
 from load_helpers import busy_loops, heavier_load, tree_of
 from sandbox_helpers import write_program
@@ -281,6 +283,56 @@ def test_a_move_stopped_for_its_cpu_tells_its_whole_wall_time(folder: Path) -> N
     cpu, wall = float(found[1]), float(found[2])
     assert cpu >= 1.0 and wall >= cpu * 0.9, verdict.detail
     assert verdict.output == "thinking hard\n"  # its last output, for its team
+
+
+def test_a_starved_move_is_asked_again_of_a_fresh_start_watched_on_it(folder: Path) -> None:
+    """The check's first program has its move starved (work weighed above the games, on
+    the one CPU the test holds that program to): the server ends it, and the position
+    is asked again of a fresh start, which the load does not reach. That start's move
+    is capped and read on its own process: a spinner is stopped for its CPU, with the
+    CPU it used, not refused for an answer no one watched (0.00 s of CPU in the wall
+    time of a process that was no longer there)."""
+    write_program(folder, "thinks.py", SAYS_THEN_THINKS)
+    choice = Choice(folder, "thinks.py", [], kind="python")
+    started: list[ExternalBot] = []
+
+    def make() -> Bot:
+        started.append(choice.bot_now())
+        return started[-1]
+
+    def first() -> list[int]:  # the first program's processes, once it runs
+        engine = started[0].engine if started else None
+        process = engine.transport if engine is not None else None
+        return tree_of(lambda: process.pid if isinstance(process, SandboxedProcess) else None)()
+
+    with heavier_load(first):
+        verdict = check_bot(make, 6, 6, 4, 1.0, choice.kind)
+    assert len(started) >= 2, f"the first move was not starved: {verdict.detail}"
+    assert not verdict.accepted
+    assert "used more than its 1 s of CPU" in verdict.detail, verdict.detail
+    found = re.search(r"used ([0-9.]+) s of CPU and was idle", verdict.detail)
+    assert found is not None and float(found[1]) >= 1.0, verdict.detail
+
+
+DIES_AFTER_ANSWERING = first_empty_program("answers-once", "def think():\n    pass\n").replace(
+    'print("bestmove", first_empty(fen), flush=True)\n',
+    'print("bestmove", first_empty(fen), flush=True)\n        break\n',
+)
+"""The first-empty program that ends once it has answered one position."""
+
+
+def test_a_program_that_ends_after_an_answer_is_refused_as_a_game_would_lose_it(
+    folder: Path,
+) -> None:
+    """A program that answers its first position and then exits is not started again
+    for the next one (a game would lose it between moves): it is refused there, saying
+    how it ended (found gone before it was asked, or while it was)."""
+    write_program(folder, "once.py", DIES_AFTER_ANSWERING)
+    choice = Choice(folder, "once.py", [], kind="python")
+    verdict = check_bot(choice.bot_now, 6, 6, 4, 1.0, choice.kind)
+    assert not verdict.accepted
+    assert verdict.detail.startswith("position 2 of"), verdict.detail
+    assert "exited with status 0" in verdict.detail, verdict.detail
 
 
 OPENS_SLOWLY = first_empty_program(

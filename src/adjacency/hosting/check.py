@@ -84,14 +84,16 @@ def check_bot(
 ) -> Verdict:
     """Check the bot ``make`` builds (one bot of ``kind``, closed at the end) on
     :func:`check_positions`, ``seconds`` a move on the games' clock: a sandboxed bot is
-    judged by :func:`~.move_clock.blame` as in a game (a move the
-    server starved is asked again, up to :data:`RETRIES` times), its start's excess over
-    its kind's allowance charged to its first answer as a game charges it. A bot that
-    cannot start is refused with its reason; :class:`ServerBusy` where the machine did
-    not give it its core to start, or to answer a position, past every retry."""
+    judged by :func:`~.move_clock.blame` as in a game (a move the server starved is
+    asked again, up to :data:`RETRIES` times, of a fresh start where the server ended
+    the program: :class:`CheckedProgram`), its start's excess over its kind's allowance
+    charged to its first answer as a game charges it. A bot that cannot start, or whose
+    program ended after an answer, is refused with its reason (a game would lose it);
+    :class:`ServerBusy` where the machine did not give it its core to start, or to
+    answer a position, past every retry."""
     positions = check_positions(rows, cols, rounds)
     try:
-        bot, extra = start_on_clock(make, kind)
+        program = CheckedProgram(make, kind)
     except BotError as exc:
         return Verdict(False, f"the bot could not start: {team_words(str(exc))}")
     slowest: MoveTime | None = None
@@ -99,12 +101,10 @@ def check_bot(
         for number, position in enumerate(positions, 1):
             side = position.turn.upper()
             where = f"position {number} of {len(positions)} ({position.fen()}, {side} to move)"
-            for attempt in range(RETRIES + 1):
-                bot.new_game()
-                outcome = ask_on_clock(bot, position, seconds, extra)
-                extra = 0.0
-                if not isinstance(outcome, Starved) or attempt == RETRIES:
-                    break
+            try:
+                outcome = program.ask(position, seconds)
+            except BotError as exc:
+                return Verdict(False, f"the bot could not start: {team_words(str(exc))}")
             if isinstance(outcome, str):
                 refused = outcome
             elif isinstance(outcome, Starved):
@@ -114,12 +114,41 @@ def check_bot(
             else:
                 slowest = longer(slowest, outcome[1])
                 continue
-            return Verdict(False, f"{where}: {refused}", output=last_output(bot))
+            return Verdict(False, f"{where}: {refused}", output=last_output(program.bot))
     finally:
-        bot.close()
+        program.bot.close()
     return Verdict(
         True, f"{len(positions)} positions answered legally; the longest took {times(slowest)}"
     )
+
+
+class CheckedProgram:
+    """The checked bot as it runs (``bot``, started by :func:`start_on_clock`) and what
+    its next answer's clock is short (``extra``: a start's excess, charged to the first
+    answer after it). :class:`~adjacency.bots.BotError` when it cannot start;
+    :class:`ServerBusy` when its start starved past every retry."""
+
+    def __init__(self, make: Callable[[], Bot], kind: str) -> None:
+        self.make = make
+        self.kind = kind
+        self.bot, self.extra = start_on_clock(make, kind)
+
+    def ask(self, position: Position, seconds: float) -> tuple[str, MoveTime] | str | Starved:
+        """``position`` asked on the games' clock (:func:`ask_on_clock`), again while the
+        server starved the answer, up to :data:`RETRIES` times: the last outcome. A
+        starved move's program the server ended is started afresh before it is asked
+        again (its start a start, as the first one was), so that the answer is watched,
+        capped and charged on the process that makes it."""
+        for attempt in range(RETRIES + 1):
+            if attempt and not _running(self.bot):
+                self.bot.close()
+                self.bot, self.extra = start_on_clock(self.make, self.kind)
+            self.bot.new_game()
+            outcome = ask_on_clock(self.bot, position, seconds, self.extra)
+            self.extra = 0.0
+            if not isinstance(outcome, Starved):
+                break
+        return outcome
 
 
 def longer(slowest: MoveTime | None, took: MoveTime) -> MoveTime:
@@ -151,10 +180,37 @@ def last_output(bot: Bot) -> str:
     return process.output_tail().decode("utf-8", "replace") if process is not None else ""
 
 
+def _running(bot: Bot) -> bool:
+    """Whether ``bot``'s sandboxed program still runs (a bot outside a sandbox: yes)."""
+    process = _process(bot)
+    return process is None or process.alive
+
+
 def _process(bot: Bot) -> SandboxedProcess | None:
     engine = getattr(bot, "engine", None)
     transport = getattr(engine, "transport", None)
     return transport if isinstance(transport, SandboxedProcess) else None
+
+
+def _chosen(bot: Bot, position: Position, limit: Limit) -> tuple[str | None, str | None, bool]:
+    """``bot``'s move in ``position`` within ``limit``: ``(move, None, False)``, or
+    ``(None, its failure in its team's words, whether it was a loss on time)``."""
+    try:
+        return bot.choose_move(position, limit), None, False
+    except BotFailure as exc:
+        return None, team_words(exc.detail), exc.termination is Termination.TIME_FORFEIT
+    except BotError as exc:
+        return None, team_words(str(exc)), False
+
+
+def _over_cpu(bot: Bot, seconds: float, extra: float, spent: MoveTime) -> str:
+    """The refusal of a move its sandbox stopped for its CPU, ``seconds`` on its clock
+    (``extra`` its start's excess; negative: its game's opening), with its account and,
+    for a driven program, where it thought."""
+    opened = f", {-extra:g} s of them to open its game" if extra < 0 else ""
+    thinking = getattr(bot, "thinking", None)  # a driven program's: where it thought
+    seen = f"; {thinking}" if thinking else ""
+    return f"used more than its {seconds:g} s of CPU{opened} ({spent.account()}){seen}"
 
 
 def _late(
@@ -214,26 +270,21 @@ def ask_on_clock(
     if process is not None:
         process.cap_cpu(charged + max(0.0, seconds) + GRACE)
     watch = MoveWatch(process, charged)
-    move: str | None = None
-    failure: str | None = None
-    forfeit = False
     waited = ceiling(on_clock)
+    limit = Limit(time=max(seconds, 0.01), clock=waited)
     try:
-        move = bot.choose_move(position, Limit(time=max(seconds, 0.01), clock=waited))
-    except BotFailure as exc:
-        failure, forfeit = team_words(exc.detail), exc.termination is Termination.TIME_FORFEIT
-    except BotError as exc:
-        failure = team_words(str(exc))
+        move, failure, forfeit = _chosen(bot, position, limit)
     finally:
         if process is not None:
             process.cap_cpu(None)
+    if process is not None and _process(bot) is not process:
+        # Its program had ended before it was asked, and its bot started it again: the
+        # answer is not the checked program's, whose game would be lost.
+        return f"the program had ended before it was asked ({process.describe_exit()})"
     spent = watch.stop(failure is None, bot_span(bot))  # a failed move's runs to now
     started = f"; {started_words(extra)}" if extra > 0 else ""
     if process is not None and process.reason is Reason.CPU:
-        opened = f", {-extra:g} s of them to open its game" if extra < 0 else ""
-        thinking = getattr(bot, "thinking", None)  # a driven program's: where it thought
-        seen = f"; {thinking}" if thinking else ""
-        return f"used more than its {seconds:g} s of CPU{opened} ({spent.account()}){seen}{started}"
+        return _over_cpu(bot, seconds, extra, spent) + started
     late = None
     if failure is None or forfeit:
         late = _late(spent, seconds, not forfeit, failure, waited)
