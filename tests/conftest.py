@@ -36,7 +36,8 @@ test``'s ``--dist loadgroup`` one worker starts the one cluster, shared by all t
 Ray tests and shut down at the end of its session. Its start is tried again, a fresh
 cluster each time, when it fails (on a loaded machine Ray's own waits for its GCS or
 a raylet can run out), at most :data:`CLUSTER_TRIES` times and never once
-:data:`CLUSTER_START_SECONDS` have passed. The process is connected to it
+:data:`CLUSTER_START_SECONDS` have passed; that and the wait for the nodes to register
+stretch with the machine's load. The process is connected to it
 (``ray.init``) only for the test modules that use it: tests of other modules (the
 local executors, which read ``ray.is_initialized()`` to name where a game ran) never
 see a connected Ray.
@@ -58,6 +59,7 @@ import arena_fakes
 from adjacency.league.play.hosted import SHARE_FLOOR_ENV
 from adjacency.sandbox.pressure import PRESSURE_ENV
 from browser_helpers import chromium
+from hang_guard import guard
 from kit_helpers import build_java
 from net_helpers import reserved_port
 from sandbox_helpers import reachable_folder
@@ -140,7 +142,11 @@ CLUSTER_TRIES = 3
 """The most starts of the shared Ray cluster before its tests fail."""
 CLUSTER_START_SECONDS = 90.0
 """No new start of the cluster once this many seconds have passed since the first: the
-tries fit within the first test's timeout (pytest-timeout's 120 s, setup included)."""
+tries fit within the first test's timeout (pytest-timeout's 120 s, setup included). Both
+stretch with the machine's load (:func:`hang_guard.guard`)."""
+NODES_SECONDS = 30.0
+"""Seconds a start waits for its worker nodes to register (Ray's own wait, stretched
+with the load as the tries' are: on a loaded machine a raylet takes longer)."""
 HEALTH_CHECKS = {"health_check_period_ms": 1000}
 """The head's checks of its nodes every second, not every 3 s: a node the tests kill
 (its raylet gone, each check refused at once) is known dead after Ray's 5 failed
@@ -165,9 +171,9 @@ def _start_cluster() -> Any:
                 "_system_config": HEALTH_CHECKS,
             },
         )
-        for _ in range(WORKER_NODES):
-            cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE)
-        cluster.wait_for_nodes()
+        for _ in range(WORKER_NODES):  # not Ray's 30 s for each: the load's stretch
+            cluster.add_node(wait=False, num_cpus=1, object_store_memory=OBJECT_STORE)
+        cluster.wait_for_nodes(timeout=guard(NODES_SECONDS))
         return cluster
     except BaseException:
         if cluster is not None:
@@ -193,7 +199,7 @@ def _ray_nodes() -> Iterator[Any]:
         except Exception as exc:
             failures.append(f"{type(exc).__name__}: {exc}")
             spent = time.monotonic() - began
-            if len(failures) == CLUSTER_TRIES or spent > CLUSTER_START_SECONDS:
+            if len(failures) == CLUSTER_TRIES or spent > guard(CLUSTER_START_SECONDS):
                 pytest.fail(
                     f"the Ray cluster did not start in {len(failures)} tries ({spent:.0f} s): "
                     + "; ".join(failures)
