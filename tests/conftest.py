@@ -59,7 +59,6 @@ import arena_fakes
 from adjacency.league.play.hosted import SHARE_FLOOR_ENV
 from adjacency.sandbox.pressure import PRESSURE_ENV
 from browser_helpers import chromium
-from hang_guard import guard
 from kit_helpers import build_java
 from net_helpers import reserved_port
 from sandbox_helpers import reachable_folder
@@ -159,6 +158,8 @@ def _start_cluster() -> Any:
     whatever a failed start left running is shut down before the error goes on."""
     from ray.cluster_utils import Cluster
 
+    from hang_guard import guard  # a plugin of this file's: imported once it is loaded
+
     cluster = None
     try:
         cluster = Cluster(
@@ -187,6 +188,8 @@ def _ray_nodes() -> Iterator[Any]:
     its tests: :mod:`groups`), tried again within :data:`CLUSTER_TRIES` and
     :data:`CLUSTER_START_SECONDS`."""
     import ray.cloudpickle
+
+    from hang_guard import guard  # a plugin of this file's: imported once it is loaded
 
     # Workers do not have tests/ on their path: ship the fake bots by value.
     ray.cloudpickle.register_pickle_by_value(arena_fakes)  # type: ignore[no-untyped-call]

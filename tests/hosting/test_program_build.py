@@ -82,6 +82,10 @@ def test_a_compiled_kit_folder_is_refused_with_the_command_that_compiles_and_run
     kit = tmp_path / f"{name}-kit"
     shutil.copytree(KITS / entry.parent, kit)
     spec = refused_spec(kit, tmp_path, LANGUAGES[name].words, entry.name)
-    assert spec.startswith("cmd:sh -c ") and spec.endswith(str(kit / entry.name))
+    assert spec.startswith("cmd:[timeout=120] sh -c ") and spec.endswith(str(kit / entry.name))
     plays(spec, tmp_path)
+    program = kit / f"{entry.name}.engine"
+    built = program.stat().st_mtime_ns
+    plays(spec, tmp_path)  # its program newer than its source: not compiled again
+    assert program.stat().st_mtime_ns == built
     assert (kit / f"{entry.name}.engine").is_file()  # compiled beside its source, as it says

@@ -160,11 +160,21 @@ def _compiled_run(engine: str, args: list[str]) -> list[str]:
     return [operand(engine), *args]
 
 
+LOCAL_COMPILE_SECONDS = 120.0
+"""The handshake's timeout of the command line that compiles a program on the team's
+machine before it runs it (:func:`_compile_locally`): its first start waits for the
+compiler (an optimising compile of a large file on a slow laptop, or on a busy
+machine, takes far more than a start's 10 s)."""
+
+
 def _compile_locally(compiler: str) -> Command:
-    """Compile ``main`` beside itself with ``compiler`` (its flags included), then run it."""
+    """Compile ``main`` beside itself with ``compiler`` (its flags included) unless its
+    program is newer than it, then run it."""
 
     def local(main: str, args: list[str]) -> list[str]:
-        script = f'{compiler} -o "$0.engine" "$0" && exec "$0.engine" "$@"'
+        script = (
+            f'[ "$0.engine" -nt "$0" ] || {compiler} -o "$0.engine" "$0" && exec "$0.engine" "$@"'
+        )
         return ["sh", "-c", script, main, *args]
 
     return local
