@@ -159,15 +159,17 @@ class Piped:
     readers' waits while its pipes were full and when it was stopped."""
 
     def __init__(self) -> None:
-        self.said: list[float] = []
+        self.said: list[tuple[float, bytes]] = []
         self.heard = Heard(0.0, 0.0)
         self.held = 0.0
         self.cpu = 0.0
         self.waits: dict[Thread, int] = {}
         self.ended_at: float | None = None
 
-    def said_since(self, moment: float) -> float | None:
-        return next((said for said in self.said if said >= moment), None)
+    def said_since(self, moment: float, opening: bytes = b"") -> float | None:
+        return next(
+            (at for at, line in self.said if at >= moment and line.startswith(opening)), None
+        )
 
     def cpu_seconds(self) -> float:
         return self.cpu
@@ -197,7 +199,7 @@ def test_a_move_s_wall_runs_from_its_request_s_write_to_its_answer_s_arrival(
     own and late on a 1.5 s clock. The server's other waits are never the move's."""
     piped = Piped()
     watch = MoveWatch(cast(SandboxedProcess, piped))
-    piped.said = [101.0, 101.001]  # its position, then its go
+    piped.said = [(100.999, b"position"), (101.0, b"go")]
     piped.heard = Heard(103.7, 0.2)
     now[0] = 104.7
     took = watch.stop()
@@ -207,13 +209,34 @@ def test_a_move_s_wall_runs_from_its_request_s_write_to_its_answer_s_arrival(
     assert blame(took, 1.5) is not None
 
 
+def test_a_move_s_wall_starts_at_its_request_to_think_not_at_its_readiness(
+    now: list[float],
+) -> None:
+    """The server wrote the position and ``isready`` at once; the program answered
+    ``readyok`` and then waited 0.8 s for the server's threads (on a loaded machine) to
+    read it and write ``go``; it computed 0.4 s and answered. Its wall time is the
+    0.4 s from ``go``: the round trip was the server's. A move whose ``go`` was never
+    written (it was not ready in time) runs from its first line."""
+    piped = Piped()
+    watch = MoveWatch(cast(SandboxedProcess, piped))
+    piped.said = [(100.0, b"position startpos"), (100.001, b"isready"), (100.8, b"go movetime")]
+    piped.cpu = 0.4
+    piped.heard = Heard(101.2, 0.0)
+    now[0] = 101.3
+    took = watch.stop()
+    assert took.wall == pytest.approx(0.4)
+    assert took.own == pytest.approx(0.4)
+    piped.said = piped.said[:2]
+    assert watch.stop(False).wall == pytest.approx(1.3)
+
+
 def test_a_move_without_an_answer_runs_to_now_and_excuses_no_reader(now: list[float]) -> None:
     """No answer within the move (the line heard last came before its request): its wall
     time runs from the request to now, and only its own threads' waits are the server's."""
     piped = Piped()
     piped.heard = Heard(99.0, 3.0)  # an earlier move's answer, heard late
     watch = MoveWatch(cast(SandboxedProcess, piped))
-    piped.said = [100.5]
+    piped.said = [(100.5, b"go")]
     piped.waits = {(1, 1, 1): 400_000_000}
     now[0] = 104.5
     for answered in (True, False):
@@ -230,7 +253,7 @@ def test_a_move_held_on_a_full_pipe_has_its_reader_s_waits_excused(now: list[flo
     piped = Piped()
     piped.held = 0.5
     watch = MoveWatch(cast(SandboxedProcess, piped))
-    piped.said = [100.0]
+    piped.said = [(100.0, b"go")]
     piped.cpu = 0.6
     piped.held = 3.5
     now[0] = 104.0
@@ -245,7 +268,7 @@ def test_a_move_whose_request_was_never_written_runs_from_its_watch(now: list[fl
     """A request not written (its program had ended): its wall time runs from the watch."""
     piped = Piped()
     watch = MoveWatch(cast(SandboxedProcess, piped))
-    piped.said = [99.0]
+    piped.said = [(99.0, b"go")]
     now[0] = 102.0
     assert watch.stop(False).wall == pytest.approx(2.0)
 
@@ -259,7 +282,7 @@ def test_a_stopped_move_s_wall_ends_at_its_stop_not_once_its_processes_died(
     the server starved it, so it is abandoned, not lost."""
     piped = Piped()
     watch = MoveWatch(cast(SandboxedProcess, piped))
-    piped.said = [100.0]
+    piped.said = [(100.0, b"go")]
     piped.cpu = 0.3
     piped.waits = {(1, 1, 1): 4_200_000_000}
     piped.ended_at = 104.5

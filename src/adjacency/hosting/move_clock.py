@@ -31,7 +31,8 @@ wall time is its thinking time, as on the course's machines, where a program is 
   pipes' readers while a pipe was full, which held its writes
   (:meth:`~adjacency.sandbox.SandboxedProcess.held_seconds`). The server's share is
   those, at most its wall time less its CPU time; its wall time starts when its
-  request reached it, so the server's wait to write it is never the move's. So its own
+  request to think (``go``) reached it, so the server's waits to read its readiness
+  and write the request are never the move's. So its own
   time is never less than its CPU time (:attr:`MoveTime.own`): threads that wait for
   each other on its one core (or that its one-core cap holds back) have had its core,
   and are its own. Where no thread's waits can be read (no ``/proc``), nothing is the
@@ -289,6 +290,14 @@ def blame(
     )
 
 
+REQUEST = b"go"
+"""How the line that asks a program to think begins (the engine protocol's ``go``): a
+move's wall time starts when it was written. The lines before it (the position, and
+``isready``, whose ``readyok`` the server reads before it asks) are a round trip through
+the server's threads, whose waits for a CPU the program only waits out; what the
+program computes meanwhile is in its CPU time."""
+
+
 class MoveWatch:
     """One move's seconds as they pass (:meth:`stop` reads them): ``process``'s CPU
     beyond ``since`` (its CPU at the move's start: what it used after is this move's),
@@ -306,9 +315,10 @@ class MoveWatch:
 
     def stop(self, answered: bool = True, span: BotSpan | None = None) -> MoveTime:
         """The move's :class:`MoveTime` now: its wall time starts when its request
-        reached its sandbox (the first write to it since the watch started: before that
-        it had nothing to think about, however long the server's thread that writes took
-        to get a CPU) and, ``answered``, ends when its sandbox's output last said
+        reached its sandbox (the write of its :data:`REQUEST` since the watch started,
+        else its first write: before that it had nothing to think about, however long
+        the server's threads took to get a CPU to read its readiness and write the
+        request) and, ``answered``, ends when its sandbox's output last said
         something (the answer's arrival, not the server's threads acting on it, which
         are the server's time); else when its sandbox was stopped in the move (its
         processes' waits are read as it is stopped, and what they take to die is not
@@ -318,7 +328,9 @@ class MoveWatch:
         process = self.process
         if process is None:
             return MoveTime(now - self.started, now - self.started)
-        asked = process.said_since(self.started)
+        asked = process.said_since(self.started, REQUEST)
+        if asked is None:  # not asked to think (not ready in time, or gone): its first line
+            asked = process.said_since(self.started)
         start = asked if asked is not None and asked <= now else self.started
         heard = process.heard
         answer = answered and start <= heard.at <= now

@@ -52,6 +52,9 @@ SAID_KEPT = 8
 """How many of its last writes :meth:`SandboxedProcess.said_since` looks at: a move's
 request and the few lines the server may send it before its answer."""
 
+SAID_OPENING = 16
+"""How many of a write's first bytes :meth:`SandboxedProcess.said_since` can match."""
+
 QUEUE_LINES = 10_000
 """Lines of standard output buffered before the reader waits (and the program blocks)."""
 
@@ -206,7 +209,7 @@ class SandboxedProcess:
         """When its standard output last said something and how long its reader waited
         for a CPU to hear it (:class:`Heard`): a move's answer came then, whatever the
         server's threads took to act on it."""
-        self._said: collections.deque[float] = collections.deque(maxlen=SAID_KEPT)
+        self._said: collections.deque[tuple[float, bytes]] = collections.deque(maxlen=SAID_KEPT)
         self._readers: list[ReaderWaits] = []
         self._ledger = Ledger()
         self._scope: stopping.StopScope | None = None
@@ -373,6 +376,7 @@ class SandboxedProcess:
         view = memoryview(data)
         deadline = time.monotonic() + self.write_timeout
         with self._write_lock:
+            began = time.monotonic()
             while view:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -381,14 +385,22 @@ class SandboxedProcess:
                 if not ready:
                     continue
                 with contextlib.suppress(BlockingIOError):
+                    # Read before the write: the program, woken by it, may run at once
+                    # (on this CPU too) while this thread waits to read the clock.
+                    began = time.monotonic()
                     view = view[os.write(fd, view) :]
-            self._said.append(time.monotonic())
+            self._said.append((began, bytes(data[:SAID_OPENING])))
 
-    def said_since(self, moment: float) -> float | None:
-        """When the first write to its standard input that ended at or after ``moment``
-        (``time.monotonic``) ended: a request sent then reached it no sooner; ``None``
-        if none did. Of the last :data:`SAID_KEPT` writes."""
-        return next((said for said in list(self._said) if said >= moment), None)
+    def said_since(self, moment: float, opening: bytes = b"") -> float | None:
+        """When the first write to its standard input made at or after ``moment``
+        (``time.monotonic``) that began with ``opening`` (its first
+        :data:`SAID_OPENING` bytes at most) was completed: the moment its last part was
+        handed to the pipe, before which the program could not have read it all;
+        ``None`` if none was. Of the last :data:`SAID_KEPT` writes."""
+        return next(
+            (at for at, head in list(self._said) if at >= moment and head.startswith(opening)),
+            None,
+        )
 
     def close_input(self) -> None:
         """Close its standard input (it reads end of file)."""
