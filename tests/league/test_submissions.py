@@ -134,11 +134,13 @@ def test_an_events_deadline_closes_uploads_of_its_teams_until_it_finishes(
     add_member(db, "team3")
     with LeagueStore(db) as store:
         store.events.create("final", "round-robin", None, ["team1", "team3"])
-        store.submissions.set_deadline("final", time.time() - 60)
+        deadline = time.time() - 60
+        store.submissions.set_deadline("final", deadline)
     closed = upload(url, project_zip("late"), entered)
     assert closed.status == 409, closed
     assert "final" in closed.body["detail"] and "deadline" in closed.body["detail"]
-    assert time.strftime("%Y-%m-%d", time.gmtime()) in closed.body["detail"]
+    said = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(deadline))  # its day, not today's
+    assert said in closed.body["detail"], closed.body["detail"]
     assert versions(db, "team1") == []
     assert upload(url, project_zip("free"), other).status == 201  # not in the event
     with LeagueStore(db) as store:
