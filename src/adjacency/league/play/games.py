@@ -48,6 +48,7 @@ from ...core.fen import Color
 from ...core.game import Game, Termination
 from ...core.position import other
 from ...core.record import game_to_text
+from ...hosting.move_clock import ceiling
 from ...round import finish, moves
 from ...round.clock import Clock
 from ...round.player_kinds import Kind
@@ -80,7 +81,7 @@ from .live import (
 from .live_ratings import LiveRatings
 from .presence import Presence
 from .replays import Replays
-from .server_sides import ServerSides
+from .server_sides import OVERRUN, ServerSides
 
 log = logging.getLogger(__name__)
 
@@ -295,9 +296,10 @@ class Games:
         live.clock.start(color)
         if kind is Kind.CONNECTED:  # the base of the loop's waits its clock loses
             live.loop_waited = self.loop_waits()
-        live.timer = asyncio.get_running_loop().call_later(
-            max(0.0, live.clock.left(color)), self._flag, live.id, live.version
-        )
+        flag = max(0.0, live.clock.left(color))
+        if kind.server_plays:  # a house bot is charged its CPU when its move is in: a backstop
+            flag = ceiling(flag) + OVERRUN
+        live.timer = asyncio.get_running_loop().call_later(flag, self._flag, live.id, live.version)
         if kind.server_plays:  # a house bot: its move computes from now, its clock with it
             self.sides.play_house(live)
             return

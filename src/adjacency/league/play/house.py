@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from dataclasses import dataclass
 
 from ...bots import BotError, Limit
@@ -33,13 +34,26 @@ class HouseMove:
     seconds: float
 
 
-def house_move(item: HouseMove) -> str:
-    """Build the bot and ask it for a move (runs in a worker process). The spec passes the
-    network gate again here (:func:`~adjacency.bots.gate.admit`): a house bot's spec came
-    from an admin request or the league file, and a worker builds nothing else."""
+@dataclass(frozen=True)
+class HouseAnswer:
+    """A house move computed: its square and ``cpu``, the CPU seconds its worker process
+    used to choose it (the bot's thinking alone: not its build, nor the executor's
+    dispatch, nor the worker's waits for a CPU on a loaded machine)."""
+
+    move: str
+    cpu: float
+
+
+def house_move(item: HouseMove) -> HouseAnswer:
+    """Build the bot and ask it for a move (runs in a worker process, one move at a time:
+    the process's CPU time is the move's). The spec passes the network gate again here
+    (:func:`~adjacency.bots.gate.admit`): a house bot's spec came from an admin request
+    or the league file, and a worker builds nothing else."""
     bot = build(admit(item.spec), seed=item.seed)
     try:
-        return bot.choose_move(Position.from_fen(item.fen), Limit(time=item.seconds))
+        began = time.process_time()
+        move = bot.choose_move(Position.from_fen(item.fen), Limit(time=item.seconds))
+        return HouseAnswer(move, time.process_time() - began)
     finally:
         bot.close()
 
@@ -86,7 +100,7 @@ class HousePlayers:
                 )
             return self._executor
 
-    def _run(self, item: HouseMove) -> str:
+    def _run(self, item: HouseMove) -> HouseAnswer:
         try:
             for _, move in self._ensure().map_unordered(house_move, [item]):
                 return move
@@ -102,8 +116,9 @@ class HousePlayers:
         with contextlib.suppress(Exception):
             await self.choose(HouseMove(spec, 0, start.fen(), 0.05))
 
-    async def choose(self, item: HouseMove) -> str:
-        """The house bot's move, computed in a worker without blocking the event loop."""
+    async def choose(self, item: HouseMove) -> HouseAnswer:
+        """The house bot's move and its CPU time, computed in a worker without blocking the
+        event loop."""
         return await asyncio.get_running_loop().run_in_executor(None, self._run, item)
 
     def close(self) -> None:

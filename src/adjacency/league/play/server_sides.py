@@ -7,7 +7,11 @@ Each move is computed off the event loop and handed to the games as any bot's an
 
 * every answer that comes back late (the game moved on or ended meanwhile:
   :meth:`Referee.current`) changes nothing;
-* a house bot that crashes loses by disconnection, with the error in the record;
+* a house bot's move is charged the CPU time its worker used to choose it (its search
+  stops at its own budget), never the executor's dispatch or the machine's load; its
+  flag is a backstop at :func:`~adjacency.hosting.move_clock.ceiling` of its clock and
+  :data:`OVERRUN` more (a worker that never answers); one that crashes loses by
+  disconnection, with the error in the record;
 * a hosted side's clock runs only once its bot has started and a slot of its seat's
   (:attr:`.hosted.HostedSide.slots`: ``--hosted-jobs``, or on a Ray cluster its game's
   node's own) is free, a core of its own; each move is judged by its own wall
@@ -146,8 +150,9 @@ class ServerSides:
                 live.kinds[color] = Kind.HOSTED
 
     async def _house_move(self, live: LiveGame, version: int) -> None:
-        """A house bot's move, computed in a worker process within its clock's budget; a
-        crash loses by disconnection, with the error in the record."""
+        """A house bot's move, computed in a worker process within its clock's budget and
+        charged the CPU time it took there (:class:`~.house.HouseAnswer`); a crash loses by
+        disconnection, with the error in the record."""
         mover = live.member(live.game.position.turn)
         item = HouseMove(
             mover.spec or "random",
@@ -156,7 +161,7 @@ class ServerSides:
             max(0.05, live.budget() - HOUSE_OVERHEAD),
         )
         try:
-            move = await self.house.choose(item)
+            answer = await self.house.choose(item)
         except asyncio.CancelledError:
             raise
         except BotFailure as failure:
@@ -177,7 +182,10 @@ class ServerSides:
                 )
             return
         if self.games.current(live, version):
-            self.games.arrive(live, move)
+            # Charged its thinking, its CPU in its worker: the executor's dispatch and the
+            # worker's waits for a CPU are the machine's (its own limit ends its search).
+            live.clock.charge(live.game.position.turn, answer.cpu, time.monotonic())
+            self.games.arrive(live, answer.move)
 
     async def _hosted_move(self, live: LiveGame, version: int, seat: HostedSide) -> None:
         """A hosted side's move: once its bot has started and a slot of its seat's
