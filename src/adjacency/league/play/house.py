@@ -102,8 +102,8 @@ class HousePlayers:
 
     def _run(self, item: HouseMove) -> HouseAnswer:
         try:
-            for _, move in self._ensure().map_unordered(house_move, [item]):
-                return move
+            for _, answer in self._ensure().map_unordered(house_move, [item]):
+                return answer
         except WorkerError:
             self.close()  # a worker died: the next move starts a fresh pool
             raise
