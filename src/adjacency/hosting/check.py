@@ -94,29 +94,33 @@ def check_bot(
     positions = check_positions(rows, cols, rounds)
     try:
         program = CheckedProgram(make, kind)
-    except BotError as exc:
+        try:
+            return _answered(program, positions, seconds)
+        finally:
+            program.bot.close()
+    except BotError as exc:  # at its start, or at a fresh start its retry needed
         return Verdict(False, f"the bot could not start: {team_words(str(exc))}")
+
+
+def _answered(program: CheckedProgram, positions: list[Position], seconds: float) -> Verdict:
+    """:func:`check_bot`'s verdict on ``program``'s answers to ``positions``, asked in
+    order until one is refused (:class:`~adjacency.bots.BotError` where a fresh start
+    fails, :class:`ServerBusy` where a move starved past every retry)."""
     slowest: MoveTime | None = None
-    try:
-        for number, position in enumerate(positions, 1):
-            side = position.turn.upper()
-            where = f"position {number} of {len(positions)} ({position.fen()}, {side} to move)"
-            try:
-                outcome = program.ask(position, seconds)
-            except BotError as exc:
-                return Verdict(False, f"the bot could not start: {team_words(str(exc))}")
-            if isinstance(outcome, str):
-                refused = outcome
-            elif isinstance(outcome, Starved):
-                raise ServerBusy(f"{where}: {outcome.why} (asked {RETRIES + 1} times)")
-            elif outcome[0] not in position.legal_moves():
-                refused = f"the answer {outcome[0]!r} is not a legal move"
-            else:
-                slowest = longer(slowest, outcome[1])
-                continue
-            return Verdict(False, f"{where}: {refused}", output=last_output(program.bot))
-    finally:
-        program.bot.close()
+    for number, position in enumerate(positions, 1):
+        side = position.turn.upper()
+        where = f"position {number} of {len(positions)} ({position.fen()}, {side} to move)"
+        outcome = program.ask(position, seconds)
+        if isinstance(outcome, str):
+            refused = outcome
+        elif isinstance(outcome, Starved):
+            raise ServerBusy(f"{where}: {outcome.why} (asked {RETRIES + 1} times)")
+        elif outcome[0] not in position.legal_moves():
+            refused = f"the answer {outcome[0]!r} is not a legal move"
+        else:
+            slowest = longer(slowest, outcome[1])
+            continue
+        return Verdict(False, f"{where}: {refused}", output=last_output(program.bot))
     return Verdict(
         True, f"{len(positions)} positions answered legally; the longest took {times(slowest)}"
     )
