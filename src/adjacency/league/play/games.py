@@ -297,15 +297,22 @@ class Games:
         if kind is Kind.CONNECTED:  # the base of the loop's waits its clock loses
             live.loop_waited = self.loop_waits()
         flag = max(0.0, live.clock.left(color))
-        if kind.server_plays:  # a house bot is charged its CPU when its move is in: a backstop
-            flag = ceiling(flag) + OVERRUN
-        live.timer = asyncio.get_running_loop().call_later(flag, self._flag, live.id, live.version)
-        if kind.server_plays:  # a house bot: its move computes from now, its clock with it
+        if kind.server_plays:
+            # A house bot's move computes from now, its clock with it; it is charged its
+            # worker's CPU once the move is in, so its flag here is only a backstop.
+            self._flag_at(live, ceiling(flag) + OVERRUN)
             self.sides.play_house(live)
             return
+        self._flag_at(live, flag)
         outbox = self.presence.connections.get(live.member(color).id)
         if outbox is not None:
             outbox.post(your_turn(live))
+
+    def _flag_at(self, live: LiveGame, seconds: float) -> None:
+        """Flag the side to move of ``live`` in ``seconds`` unless its move comes first."""
+        live.timer = asyncio.get_running_loop().call_later(
+            seconds, self._flag, live.id, live.version
+        )
 
     def stop_game(self, live: LiveGame, reason: Detail) -> None:
         """End the game in play ``live`` as aborted (no result: the server's own failure,
@@ -375,7 +382,7 @@ class Games:
         self.excuse_loop_waits(live)
         left = live.clock.left(color)
         if left > 0:  # the timer fired early, or the loop's waits were taken off: look again
-            live.timer = asyncio.get_running_loop().call_later(left, self._flag, game_id, version)
+            self._flag_at(live, left)
             return
         self.lose_on_time(live, time.monotonic(), self.presence.time_loss(live.member(color)))
 
