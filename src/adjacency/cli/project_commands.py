@@ -113,7 +113,7 @@ def refuse_program(intake: Intake, path: Path) -> None:
     """Raise a :class:`~adjacency.hosting.sources.ProjectError` naming how to run the
     project when it is a program named by its entry file (nothing to build); return for a Java
     course project. An undecidable project is refused as the league refuses it."""
-    from ..hosting.languages import LANGUAGES, LOCAL_COMPILE_SECONDS, Compiled
+    from ..hosting.languages import LANGUAGES
     from ..hosting.scripts import choose
     from ..hosting.sources import ProjectError
 
@@ -126,10 +126,8 @@ def refuse_program(intake: Intake, path: Path) -> None:
         main, where = str(path.resolve() / program.main), ""
     else:
         main, where = program.main, f"unpack {path.name} and, in the folder you unpack it into, "
-    # A compiled language's first start compiles: its handshake waits for the compiler.
-    settings = (
-        f"[timeout={LOCAL_COMPILE_SECONDS:g}] " if isinstance(language.build, Compiled) else ""
-    )
+    wait = language.local_handshake
+    settings = "" if wait is None else f"[timeout={wait:g}] "
     spec = f"cmd:{settings}" + shlex.join(language.local(main, program.args))
     raise ProjectError(
         f"this is a {language.words} program ({program.main}), not a Java course project: "

@@ -126,6 +126,13 @@ class Language:
     kit: str
 
     @property
+    def local_handshake(self) -> float | None:
+        """The handshake's timeout its :attr:`local` command line needs, ``None`` for the
+        usual one: a compiled language's first start waits for its compiler
+        (:data:`LOCAL_COMPILE_SECONDS`)."""
+        return LOCAL_COMPILE_SECONDS if isinstance(self.build, Compiled) else None
+
+    @property
     def entries(self) -> tuple[str, ...]:
         """The suffixes of the files that may be its entry file (or compiled alone): its
         sources' but its headers'."""
