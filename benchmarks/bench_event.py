@@ -9,9 +9,9 @@ protocol), the house bots are played by the server; the event is created and sta
 with ``adjacency league event create|start``. The Java kit is compiled with ``javac``
 first (JDK 17 and Node 20 or later are needed).
 
-The page is measured with Playwright in Debian's Chromium (/usr/bin/chromium), with a
-small script injected before the page's own (it wraps ``fetch``; the page is not
-changed):
+The page is measured with Playwright in Debian's Chromium headless shell
+(/usr/bin/chromium-headless-shell), with a small script injected before the page's own
+(it wraps ``fetch``; the page is not changed):
 
 * ``first_draw_ms``: from navigation to the first paint of the crosstable with every
   game in (``performance.now()`` after that frame; a fresh page each sample, after the
@@ -60,7 +60,7 @@ from adjacency.hosting.java_build import kit_sources
 
 REPO = Path(__file__).resolve().parents[1]
 KITS = REPO / "examples" / "engines"
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 EVENT = "bench"
 TARGET_MS = 200.0
 ADJACENCY = [sys.executable, "-m", "adjacency"]

@@ -42,7 +42,7 @@ from adjacency import Position
 from adjacency.lab.limits import NODE_CAP
 from adjacency.web.app import create_app
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 
 MIDGAME_MOVES = ("c3", "f6", "d3", "e6", "c4", "f5", "e3", "d6", "b3", "g6")
 

@@ -1,8 +1,8 @@
 """Your own move drawn after a real click, the first after a page load and the rest.
 
 Against a real ``adjacency play`` server on 127.0.0.1 (a subprocess), each of ``--loads``
-times a fresh headless Chromium (Playwright, /usr/bin/chromium: nothing of a browser's
-start carried from one load to the next) opens a new game against a quick bot
+times a fresh headless Chromium (Playwright, /usr/bin/chromium-headless-shell: nothing of a
+browser's start carried from one load to the next) opens a new game against a quick bot
 (``greedy``) at an animation speed of the page (js/motion.js: normal, fast, none; sound
 on, as a new visitor has it) and plays ``--moves`` moves with Playwright's real mouse
 clicks (``locator.click``: the pointer moves, presses and releases). For each move it

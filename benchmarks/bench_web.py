@@ -3,7 +3,7 @@
 Two measurements against a real ``adjacency play`` server on 127.0.0.1 (a
 subprocess; loopback only, bounded in time):
 
-- ``latency``: two headless Chromium pages (Playwright, /usr/bin/chromium) play
+- ``latency``: two headless Chromium pages (Playwright, /usr/bin/chromium-headless-shell) play
   games between devices through their seat links; for each of ``--moves`` moves,
   the time from the click in the mover's page to the move appearing in the other
   page's move list (both pages read the same system clock). Reports the median
@@ -42,7 +42,7 @@ from typing import Any
 import httpx
 from ports import free_port  # this folder is on the path
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 PLAYERS = {"x": {"kind": "human", "name": "Ann"}, "o": {"kind": "human", "name": "Bob"}}
 
 

@@ -1,10 +1,17 @@
 """Debian's Chromium for the end-to-end browser tests (web, league, documentation site).
 
-One launcher, so every browser test starts Chromium the same way: the Debian build at
-:data:`CHROMIUM` (Playwright downloads no browser here), headless, with the flags that
-keep it off the network it cannot reach. A missing Chromium fails the test under CI
-(``make test`` provisions it: tools/provision-chromium) and skips it elsewhere, which
-the suite's skip guard then names in the run's last lines.
+One launcher, so every browser test starts Chromium the same way: Debian's headless
+shell at :data:`CHROMIUM` (Playwright downloads no browser here), with the flags that
+keep it off the network it cannot reach. The shell is Chromium's own Blink and V8 of the
+same version, without the browser's windows: the full browser in headless mode still
+draws its own tab strip and toolbar in renderers of their own, and ran the web tests on
+about twice the CPU (90.7 against 44-58 CPU-seconds for tests/web/test_browser.py, one
+after the other on an idle machine). Left to itself the shell hints text more strongly
+than the full browser, and lines wrap elsewhere; hinted as the full browser hints it
+(:data:`ARGS`), its pages look as the visual baselines (tests/visual/baselines/) do. A
+missing shell fails the test under CI (``make test`` provisions it:
+tools/provision-chromium) and skips it elsewhere, which the suite's skip guard then
+names in the run's last lines.
 """
 
 from __future__ import annotations
@@ -17,8 +24,9 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 ARGS = [
+    "--font-render-hinting=slight",  # as the full browser hints text (Debian's fontconfig)
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
@@ -26,7 +34,10 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-MISSING = "Debian's chromium is missing at /usr/bin/chromium (apt-get install chromium)"
+MISSING = (
+    f"Debian's Chromium headless shell is missing at {CHROMIUM}"
+    " (apt-get install chromium-headless-shell)"
+)
 UNDER_TEST = {"bypass_csp": True}
 """Options of the contexts of tests that wait with ``page.wait_for_function``, whose string
 predicates Playwright evaluates as code, which the pages' Content-Security-Policy (no

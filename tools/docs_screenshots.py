@@ -5,9 +5,10 @@ theme, bots playing each other, the rules page and the game list.
     .venv/bin/python tools/docs_screenshots.py --out DIR  # anywhere else
 
 It serves ``adjacency play``'s app on a free port of 127.0.0.1 (a throwaway database),
-drives Debian's Chromium (/usr/bin/chromium, as the browser tests do) through
-Playwright, and ends both. This is a tool, not a test: pictures assert nothing, so they
-are made on demand (tests/docs/test_screenshots_tool.py checks the tool still works).
+drives Debian's Chromium headless shell (/usr/bin/chromium-headless-shell, as the
+browser tests do) through Playwright, and ends both. This is a tool, not a test:
+pictures assert nothing, so they are made on demand (tests/docs/test_screenshots_tool.py
+checks the tool still works).
 The browser tests themselves take the screenshots of what they check (the phone
 layout, the analysis board) into a temporary folder, or into docs/screenshots/ with
 ``ADJACENCY_SCREENSHOTS=1``.
@@ -30,8 +31,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+CHROMIUM = "/usr/bin/chromium-headless-shell"
+ARGS = [
+    "--font-render-hinting=slight",  # text hinted as the full browser hints it
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--no-first-run",
+]
 CLIENT = secrets.token_urlsafe(16)
 SHOTS = ("game.png", "dark.png", "bot-vs-bot.png", "rules.png", "games.png")
 
@@ -174,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
-        print(f"docs_screenshots: Debian's chromium is missing at {CHROMIUM}", file=sys.stderr)
+        print(f"docs_screenshots: no Chromium headless shell at {CHROMIUM}", file=sys.stderr)
         return 2
     make(args.out)
     return 0
