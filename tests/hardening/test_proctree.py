@@ -97,3 +97,21 @@ def test_a_process_read_without_its_owner_reads_the_same_times() -> None:
         assert without.cpu_ticks == with_owner.cpu_ticks >= 0.29 * proctree.TICKS
         assert proctree.snapshot(owners=False)[busy.pid].uid == proctree.UNREAD
         busy.stdin.close()
+
+
+def test_a_process_began_between_the_moments_around_its_fork() -> None:
+    """:func:`proctree.began` reads the kernel's record of a process's fork on the
+    monotonic clock: between the moments just before and just after it was started, a
+    clock tick early at most."""
+    import time
+
+    before = time.monotonic()
+    with subprocess.Popen(["/bin/sh", "-c", "sleep 60"]) as child:
+        after = time.monotonic()
+        try:
+            info = proctree.read(child.pid, owner=False)
+            assert info is not None
+            began = proctree.began(info)
+            assert before - 1 / proctree.TICKS <= began <= after, (before, began, after)
+        finally:
+            child.kill()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,10 +32,18 @@ from adjacency.bots.external import ExternalBot
 from adjacency.core import Position
 from adjacency.core.game import Termination
 from adjacency.hosting.check import ServerBusy, check_bot
-from adjacency.hosting.move_clock import GRACE, MoveWatch, ceiling, start_allowance, wall_cap
+from adjacency.hosting.move_clock import (
+    GRACE,
+    MoveWatch,
+    StartWatch,
+    ceiling,
+    start_allowance,
+    wall_cap,
+)
 from adjacency.hosting.player import Choice
 from adjacency.hosting.seat import Answer, BotSeat
 from adjacency.sandbox import SandboxedProcess
+from adjacency.system import proctree
 from hosted_helpers import first_empty_program
 from load_helpers import busy_loops, heavier_load, tree_of
 from sandbox_helpers import write_program
@@ -251,6 +260,38 @@ def test_the_check_charges_a_start_as_a_game_does(folder: Path, burn: float) -> 
     assert not verdict.accepted, "2.5 s burned before the handshake was free in the check"
     assert verdict.detail.startswith("position 1 of"), verdict.detail
     assert "its start took" in verdict.detail and "charged to its first move" in verdict.detail
+
+
+def test_the_server_s_preparation_of_a_sandbox_is_not_its_program_s_start(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start is timed from its sandbox's first process, as the kernel records its fork:
+    the server's work before it (here held 2 s, as a loaded server's threads were) is
+    not charged to the program, which is in time on a 1 s clock."""
+    spawn = SandboxedProcess._spawn
+    forked: list[float] = []
+
+    def held(self: SandboxedProcess, *args: Any) -> Any:
+        time.sleep(2.0)
+        forked.append(time.monotonic())
+        return spawn(self, *args)
+
+    monkeypatch.setattr(SandboxedProcess, "_spawn", held)
+    write_program(folder, "book.py", EARLY_BOOK)
+    seat = BotSeat(Choice(folder, "book.py", ["0"], kind="python"))
+    watch = StartWatch()
+    seat.open()
+    try:
+        process = seat.process
+        assert process is not None and process.began is not None
+        assert process.began >= forked[0] - 1 / proctree.TICKS, (process.began, forked)
+        took = watch.took(process)
+        assert took.wall <= time.monotonic() - forked[0] + 1 / proctree.TICKS, took
+        left = 1.0
+        answer = seat.move(FEN, left, ceiling(left))
+    finally:
+        seat.close()
+    assert answer.failure is None, answer.failure
 
 
 SAYS_THEN_THINKS = first_empty_program(

@@ -21,7 +21,16 @@ from adjacency.core import Position
 from adjacency.core.game import Termination
 from adjacency.hosting import move_clock
 from adjacency.hosting.fx_run import BotSpan, DrivenBot, bot_span
-from adjacency.hosting.move_clock import GRACE, MoveTime, MoveWatch, blame, charge, wall_cap
+from adjacency.hosting.move_clock import (
+    GRACE,
+    MoveTime,
+    MoveWatch,
+    StartWatch,
+    blame,
+    charge,
+    start_charge,
+    wall_cap,
+)
 from adjacency.sandbox import Heard, SandboxedProcess, Thread, longest_wait
 
 seconds = st.floats(min_value=0.0, max_value=60.0, allow_nan=False)
@@ -165,6 +174,7 @@ class Piped:
         self.cpu = 0.0
         self.waits: dict[Thread, int] = {}
         self.ended_at: float | None = None
+        self.began: float | None = None
 
     def said_since(self, moment: float, opening: bytes = b"") -> float | None:
         return next(
@@ -179,6 +189,9 @@ class Piped:
 
     def held_seconds(self) -> float:
         return self.held
+
+    def stalled_seconds(self) -> float:
+        return longest_wait({}, self.waits)
 
 
 @pytest.fixture
@@ -228,6 +241,46 @@ def test_a_move_s_wall_starts_at_its_request_to_think_not_at_its_readiness(
     assert took.own == pytest.approx(0.4)
     piped.said = piped.said[:2]
     assert watch.stop(False).wall == pytest.approx(1.3)
+
+
+def test_a_start_runs_from_its_handshake_s_write_to_its_answer_s_arrival(
+    now: list[float],
+) -> None:
+    """The server's threads, on a loaded machine, began the sandbox 1.5 s after the start
+    was asked for, wrote the handshake 0.5 s after that and acted on the answer 2 s after
+    it was heard: none of it is the program's. Its start is the 0.3 s from the
+    handshake's write to its answer, and its CPU is counted whenever it was used."""
+    piped = Piped()
+    watch = StartWatch()
+    piped.began = 101.5
+    piped.said = [(102.0, b"aep")]
+    piped.heard = Heard(102.3, 0.0)
+    piped.cpu = 0.05
+    now[0] = 104.3
+    took = watch.took(cast(SandboxedProcess, piped))
+    assert took.wall == pytest.approx(0.3) and took.cpu == pytest.approx(0.05)
+    assert start_charge(took, "python") == 0.0
+    piped.said = []  # nothing written yet: from its sandbox's first process to now
+    piped.heard = Heard(0.0, 0.0)
+    assert watch.took(cast(SandboxedProcess, piped)).wall == pytest.approx(2.8)
+
+
+def test_a_starved_move_asked_late_was_waited_for_from_its_start(now: list[float]) -> None:
+    """The server's threads, starved, took 2 s to write ``go``; the program, starved too,
+    gave no answer, and the server waited out the move's 7.5 s ceiling from its start.
+    Its wall time is the 5.5 s from ``go``, and the 2 s before are its lead: the move
+    was waited for to its ceiling, so it is abandoned (the server's failure), not its
+    own early failure."""
+    piped = Piped()
+    watch = MoveWatch(cast(SandboxedProcess, piped))
+    piped.said = [(100.0, b"position startpos"), (102.0, b"go movetime")]
+    piped.cpu = 0.1
+    piped.waits = {(1, 1, 1): 5_000_000_000}
+    now[0] = 107.5
+    took = watch.stop(False)
+    assert took.wall == pytest.approx(5.5) and took.lead == pytest.approx(2.0)
+    judged = blame(took, 2.0, answered=False)
+    assert judged is not None and judged[0] is Termination.ABANDONED, judged
 
 
 def test_a_move_without_an_answer_runs_to_now_and_excuses_no_reader(now: list[float]) -> None:

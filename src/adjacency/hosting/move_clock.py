@@ -92,21 +92,28 @@ def start_charge(time: MoveTime, kind: str) -> float:
 
 
 class StartWatch:
-    """A program's start as it passes, from just before its sandbox starts to its answer
-    to the handshake: :meth:`over` is what its kind's allowance leaves to charge to its
+    """A program's start as it passes, from the handshake's write to its answer
+    (:meth:`took`): :meth:`over` is what its kind's allowance leaves to charge to its
     first move (:func:`start_charge`), in a game and in the check alike."""
 
     def __init__(self) -> None:
         self.started = clock.monotonic()
 
     def took(self, process: SandboxedProcess) -> MoveTime:
-        """The start's seconds so far: ``process`` (started after this watch) from its
-        sandbox's start to now. Its threads' waits began with it."""
-        return MoveTime(
-            process.cpu_seconds(),
-            clock.monotonic() - self.started,
-            process.stalled_seconds() or 0.0,
-        )
+        """The start's seconds so far: ``process`` (started after this watch) from the
+        first line the server wrote it (the handshake) to the last it said (its answer),
+        as a move is timed from its request to its answer: the server's preparation of
+        its sandbox, its write of the handshake and its threads' turn to act on the
+        answer are the server's (on a loaded machine they took seconds, charged to
+        programs that had not begun or had answered). What it computed before the
+        handshake reached it is in its CPU time. Its threads' waits began with it."""
+        now = clock.monotonic()
+        began = max(self.started, process.began or self.started)
+        asked = process.said_since(began)
+        start = asked if asked is not None and asked <= now else began
+        heard = process.heard.at
+        end = heard if start <= heard <= now else now
+        return MoveTime(process.cpu_seconds(), end - start, process.stalled_seconds() or 0.0)
 
     def over(self, process: SandboxedProcess, kind: str) -> float:
         """What its first move's clock is short, now that ``process`` has answered the
@@ -168,6 +175,10 @@ class MoveTime:
     where its driver measured them inside its sandbox (its longest thread's wait in each
     call of its bot, as ``stalled`` is the move's); ``None``: the move's ``stalled``
     stands for them."""
+    lead: float = 0.0
+    """The seconds from the server's start of the move to its request's write
+    (:data:`REQUEST`; the position and the ready round trip before it): the server's,
+    never in :attr:`wall`, but waited through by whoever waits for the answer."""
 
     @property
     def excused(self) -> float:
@@ -265,8 +276,9 @@ def blame(
 ) -> tuple[Termination, str] | None:
     """``None`` for a move whose own time is within :func:`wall_cap`; else
     ``(TIME_FORFEIT, why)``; or ``(ABANDONED, account)`` for a move that did not answer
-    (``answered`` false) that was waited for to its ceiling (``waited``: the wall seconds
-    it was waited for at most; :func:`ceiling` of ``left`` by default) though its own
+    (``answered`` false) that was waited for to its ceiling (from the move's start, its
+    :attr:`~MoveTime.lead` included; ``waited``: the wall seconds it was waited for at
+    most; :func:`ceiling` of ``left`` by default) though its own
     time was within its cap (the server starved it: no result). A move that gave up
     before that without answering (its program ended, or said it had no move) was not
     kept waiting by anyone: ``None``, its own failure stands. A first move with an
@@ -277,10 +289,15 @@ def blame(
     >>> blame(starved, 2.0, answered=False)  # not waited to ceiling(2.0), 7.5 s: its own
     >>> blame(starved, 2.0, answered=False, waited=ceiling(1.0))[0].name
     'ABANDONED'
+    >>> late_asked = MoveTime(cpu=0.3, wall=5.0, stalled=4.0, lead=2.5)
+    >>> blame(late_asked, 2.0, answered=False)[0].name  # waited 7.5 s from the move's start
+    'ABANDONED'
     """
     cap = wall_cap(left)
     if time.own <= cap:
-        if answered or time.wall + GRACE < (ceiling(left) if waited is None else waited):
+        # Waited for from the move's start, the round trip before its request included.
+        waited_for = time.lead + time.wall
+        if answered or waited_for + GRACE < (ceiling(left) if waited is None else waited):
             return None
         return (Termination.ABANDONED, time.account())
     return (
@@ -343,6 +360,7 @@ class MoveWatch:
             stalled_since(process, self.waits, self.held, heard.waited if answer else 0.0),
             timed.seconds if timed is not None else None,
             timed.waited if timed is not None else None,
+            start - self.started,
         )
 
 

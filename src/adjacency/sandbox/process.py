@@ -190,6 +190,7 @@ class SandboxedProcess:
         self._rusage_cpu = 0.0
         self._usage = _Usage()
         self._started = 0.0
+        self._began = 0.0
         self._ended_at: float | None = None
         self._lines: queue.Queue[object] = queue.Queue(QUEUE_LINES)
         self._stdout = bytearray()
@@ -225,6 +226,14 @@ class SandboxedProcess:
     def pid(self) -> int | None:
         """bubblewrap's pid (outside the sandbox) once started."""
         return self._popen.pid if self._popen is not None else None
+
+    @property
+    def began(self) -> float | None:
+        """When its sandbox's first process (bubblewrap) began, as the kernel records it
+        (``time.monotonic``, a clock tick early at most), once started: the server's
+        preparation of the sandbox before it (its folders, its identity, its filter,
+        the fork of a loaded server) is not the program's."""
+        return self._began if self._popen is not None else None
 
     @property
     def returncode(self) -> int | None:
@@ -289,6 +298,8 @@ class SandboxedProcess:
             raise
         self._identity = who
         self._started = time.monotonic()
+        spawned = proctree.read(self._popen.pid, owner=False)
+        self._began = self._started if spawned is None else proctree.began(spawned)
         popen = self._popen
         assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
         os.set_blocking(popen.stdin.fileno(), False)

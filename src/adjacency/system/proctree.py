@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -171,6 +172,16 @@ def owned_by(processes: Mapping[int, ProcessInfo], uid: int) -> list[int]:
 def cpu_seconds(infos: Iterable[ProcessInfo]) -> float:
     """The CPU time of these processes and of the children they reaped, in seconds."""
     return sum(info.cpu_ticks + info.reaped_ticks for info in infos) / TICKS
+
+
+def began(info: ProcessInfo) -> float:
+    """When the process of ``info`` began (its fork, as the kernel records it), on
+    ``time.monotonic``'s clock: the kernel counts it in clock ticks since boot, so it
+    reads up to a tick (:data:`TICKS`) early. The boot clock and the monotonic clock
+    differ only by the time the machine was suspended, which is read at once."""
+    now = time.monotonic()
+    since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
+    return now - (since_boot - info.started / TICKS)
 
 
 def resident_bytes(infos: Iterable[ProcessInfo]) -> int:
