@@ -265,9 +265,10 @@ def test_the_check_charges_a_start_as_a_game_does(folder: Path, burn: float) -> 
 def test_the_server_s_preparation_of_a_sandbox_is_not_its_program_s_start(
     folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A start is timed from its sandbox's first process, as the kernel records its fork:
-    the server's work before it (here held 2 s, as a loaded server's threads were) is
-    not charged to the program, which is in time on a 1 s clock."""
+    """A start is timed from the handshake's write, never before its sandbox's first
+    process (whose fork the kernel records): the server's work before the fork (here
+    held 2 s, as a loaded server's threads were) is not charged to the program, which
+    is in time on a 1 s clock."""
     spawn = SandboxedProcess._spawn
     forked: list[float] = []
 

@@ -360,7 +360,7 @@ class MoveWatch:
             stalled_since(process, self.waits, self.held, heard.waited if answer else 0.0),
             timed.seconds if timed is not None else None,
             timed.waited if timed is not None else None,
-            start - self.started,
+            lead=start - self.started,
         )
 
 
