@@ -12,7 +12,7 @@ from adjacency.league.http.quota import folder_bytes
 from adjacency.league.league_file import LeagueStore
 from adjacency.league.rules import LeagueRules
 from hosted_helpers import decided, files_zip, first_empty_sleeper
-from league_helpers import add_member, make_league, thread_server, upload
+from league_helpers import add_member, make_league, thread_server, upload, wait_until
 
 ENGINE = first_empty_sleeper("quota", 0)
 """A program that answers the first empty square at once (its checks are quick)."""
@@ -32,6 +32,22 @@ def _league_bytes(db: Path) -> int:
     return sum(f.stat().st_size for f in files if f.exists()) + folder_bytes(build_folder(db))
 
 
+def _digested(db: Path, names: tuple[str, ...]) -> bool:
+    """Whether every accepted version of the members ``names`` has its digest: the
+    builder makes it after the verdict (its code view and fingerprints), so the league
+    file grows until then, whatever a later upload does."""
+    with LeagueStore(db, create=False) as store:
+        members = [store.members.member_named(name) for name in names]
+        versions = [
+            version
+            for member in members
+            if member is not None
+            for version in store.submissions.versions(member.id)
+            if version.status == "accepted"
+        ]
+        return all(store.digests.code(version.id) is not None for version in versions)
+
+
 def _member_id(db: Path, name: str) -> int:
     with LeagueStore(db, create=False) as store:
         member = store.members.member_named(name)
@@ -49,6 +65,7 @@ def test_a_team_at_its_quota_is_refused_and_stores_nothing(folder: Path) -> None
             decided(url, many)
         assert upload(url, _zip("first", blob=True), big).status == 201
         decided(url, big)
+        wait_until(lambda: _digested(db, ("many", "big")), 30, "the accepted versions' digests")
         before = _league_bytes(db)
         refused = upload(url, _zip("three", blob=True), many)
         assert refused.status == 400, refused
