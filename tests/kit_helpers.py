@@ -75,7 +75,8 @@ class Engine:
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._stderr: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -115,7 +116,9 @@ class Engine:
         return seen
 
     def close(self) -> int:
-        """Send ``quit``; return the exit status (the process group is killed if it hangs)."""
+        """Send ``quit``; return the exit status (the process group is killed if it hangs).
+        Its standard error is then read to its end: what it wrote before it ended is in
+        :attr:`stderr`, however late the reading thread ran."""
         try:
             self.send("quit")
             return self.process.wait(GUARD)
@@ -125,3 +128,4 @@ class Engine:
             if self.process.poll() is None:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+            self._stderr_reader.join(GUARD)
