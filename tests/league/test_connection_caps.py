@@ -117,6 +117,14 @@ def closed(sock: socket.socket) -> bool:
         return True
 
 
+def holding(**caps: int) -> SocketLimits:
+    """Limits with ``caps`` under which the test's idle keep-alive sockets hold their
+    places until it closes them: neither the header deadline nor the keep-alive (uvicorn's
+    5 s by default, shorter than a loaded machine takes over the test's steps) ends
+    them first."""
+    return SocketLimits(header_timeout=GUARD, keep_alive=int(GUARD), **caps)
+
+
 def from_address(address: tuple[str, int], source: str) -> socket.socket:
     return socket.create_connection(address, timeout=GUARD, source_address=(source, 0))
 
@@ -156,7 +164,7 @@ def test_the_global_cap_holds_across_addresses_and_frees_places(
 ) -> None:
     db = tmp_path / "league.db"
     make_league(db)
-    limits = SocketLimits(header_timeout=GUARD, per_address=3, total=5)
+    limits = holding(per_address=3, total=5)
     caplog.set_level(logging.INFO, logger="adjacency.serving.sockets")
     with league_server(db, limits) as address, ExitStack() as stack:
         held = [stack.enter_context(from_address(address, "127.0.0.1")) for _ in range(3)]
@@ -186,7 +194,7 @@ def test_the_last_places_are_kept_for_the_teacher_and_bots_with_games(tmp_path: 
     playing = [add_member(db, name) for name in ("alpha", "beta")]
     idle = add_member(db, "gamma")
     total, reserve = 40, 10
-    limits = SocketLimits(header_timeout=GUARD, total=total, reserve=reserve)
+    limits = holding(total=total, reserve=reserve)
     with league_app(db, limits) as (app, host, port), ExitStack() as stack:
         guard = app.state.connections
         url = f"ws://{host}:{port}{CONNECT_PATH}"
@@ -327,7 +335,7 @@ def test_a_team_holding_its_address_s_places_keeps_no_other_team_out(tmp_path: P
     db = tmp_path / "league.db"
     make_league(db, base=600.0)
     attacker, victim, other = (add_member(db, name) for name in ("mallory", "alice", "bob"))
-    limits = SocketLimits(header_timeout=GUARD, per_address=8, tokened=16, per_token=2)
+    limits = holding(per_address=8, tokened=16, per_token=2)
     with league_app(db, limits) as (app, host, port), ExitStack() as stack:
         guard = app.state.connections
         held = [stack.enter_context(from_address((host, port), "127.0.0.1")) for _ in range(8)]
