@@ -83,10 +83,35 @@ def test_the_markers_are_registered_in_pyproject() -> None:
         assert f'"{marker}: ' in text, marker
 
 
+def whole_suite_collected(session: pytest.Session) -> bool:
+    """Whether ``session`` (this run's own) collected the whole suite and kept every test:
+    no paths named but the suite's own, no ``-m``, ``-k`` or ``--deselect``. Under
+    ``make test`` each xdist worker collects the whole suite before it runs its share."""
+    config = session.config
+    named = [Path(arg.split("::")[0]).resolve() for arg in config.args] or [REPO / "tests"]
+    narrowed = config.option.markexpr or config.option.keyword or config.option.deselect
+    return (
+        named == [REPO / "tests"] and not narrowed and len(session.items) == session.testscollected
+    )
+
+
 @pytest.fixture(scope="module")
-def everything(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[str]]]:
-    """The whole suite, collected once for the tests of this module."""
-    return collect(tmp_path_factory.mktemp("needs"))
+def everything(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, dict[str, list[str]]]:
+    """The whole suite, collected once for the tests of this module: this run's own
+    collection where it is the whole suite (the same plugins marked it, and the run pays
+    no second collection), otherwise a collection of its own (:func:`collect`)."""
+    session = request.session
+    if not whole_suite_collected(session):
+        return collect(tmp_path_factory.mktemp("needs"))
+    return {
+        item.nodeid: {
+            "markers": sorted({mark.name for mark in item.iter_markers()}),
+            "fixtures": sorted(getattr(item, "fixturenames", ())),
+        }
+        for item in session.items
+    }
 
 
 def test_browser_tests_are_marked_from_their_fixtures_and_imports(
