@@ -45,6 +45,7 @@ see a connected Ray.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
@@ -144,8 +145,9 @@ CLUSTER_START_SECONDS = 90.0
 tries fit within the first test's timeout (pytest-timeout's 120 s, setup included). Both
 stretch with the machine's load (:func:`hang_guard.guard`)."""
 NODES_SECONDS = 30.0
-"""Seconds a start waits for its worker nodes to register (Ray's own wait, stretched
-with the load as the tries' are: on a loaded machine a raylet takes longer)."""
+"""Seconds a start waits for each node to register and for its worker nodes to be
+ready (Ray's own 30 s, stretched with the load as the tries' are: on a loaded machine a
+raylet takes longer)."""
 HEALTH_CHECKS = {"health_check_period_ms": 1000}
 """The head's checks of its nodes every second, not every 3 s: a node the tests kill
 (its raylet gone, each check refused at once) is known dead after Ray's 5 failed
@@ -153,27 +155,59 @@ checks, 5 s rather than 15 s that the next probe of every node waited out. A nod
 is only slow still fails a check only after Ray's 10 s without an answer, 5 times."""
 
 
+@contextlib.contextmanager
+def _patient_registration(seconds: float) -> Iterator[None]:
+    """Ray's wait for a started node to register with its GCS made ``seconds`` long:
+    each node's start (``ray._private.node.Node``) asks ``services.get_node`` until it
+    answers and gives up once 30 s have passed, a limit no setting changes. Here each ask
+    goes on asking for ``seconds`` before it says the node is unknown, so a raylet that a
+    loaded machine starts slowly registers in time, and one that never starts still fails
+    the start, after ``seconds``."""
+    from ray._private import services
+
+    asked = services.get_node
+
+    def patient(gcs_address: str, node_id: str) -> Any:
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                return asked(gcs_address, node_id)  # type: ignore[no-untyped-call]
+            except RuntimeError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    services.get_node = patient
+    try:
+        yield
+    finally:
+        services.get_node = asked
+
+
 def _start_cluster() -> Any:
-    """A head without CPUs and :data:`WORKER_NODES` one-CPU worker nodes, all registered;
-    whatever a failed start left running is shut down before the error goes on."""
+    """A head without CPUs and :data:`WORKER_NODES` one-CPU worker nodes, all registered,
+    each node's registration waited for as long as the nodes are
+    (:func:`_patient_registration`); whatever a failed start left running is shut down
+    before the error goes on."""
     from ray.cluster_utils import Cluster
 
     from hang_guard import guard  # a plugin of this file's: imported once it is loaded
 
     cluster = None
     try:
-        cluster = Cluster(
-            initialize_head=True,
-            connect=False,
-            head_node_args={
-                "num_cpus": 0,
-                "object_store_memory": OBJECT_STORE,
-                "include_dashboard": False,
-                "_system_config": HEALTH_CHECKS,
-            },
-        )
-        for _ in range(WORKER_NODES):  # not Ray's 30 s for each: the load's stretch
-            cluster.add_node(wait=False, num_cpus=1, object_store_memory=OBJECT_STORE)
+        with _patient_registration(guard(NODES_SECONDS)):
+            cluster = Cluster(
+                initialize_head=True,
+                connect=False,
+                head_node_args={
+                    "num_cpus": 0,
+                    "object_store_memory": OBJECT_STORE,
+                    "include_dashboard": False,
+                    "_system_config": HEALTH_CHECKS,
+                },
+            )
+            for _ in range(WORKER_NODES):  # not Ray's 30 s for each: the load's stretch
+                cluster.add_node(wait=False, num_cpus=1, object_store_memory=OBJECT_STORE)
         cluster.wait_for_nodes(timeout=guard(NODES_SECONDS))
         return cluster
     except BaseException:
