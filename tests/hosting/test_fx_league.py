@@ -3,9 +3,10 @@ builder, bubblewrap, ``javac`` against OpenJFX, Xvfb): its Download ZIP, sent by
 ``adjacency league submit --choose`` with the team's choice of bot in its window, goes to
 accepted (its check a short game with each colour) and to rated games against the house
 bot that end on the board, every move of its side its chosen bot's own. Every other shape
-goes the same way with its form's defaults (``--program``, or unedited), and hostile
-programs (a mark on an occupied square, a crash followed by another exception), two
-teams of one league, are refused at their check with the reason. The manifest the CLI
+goes the same way with its form's defaults (``--program``, or unedited), each a team of
+one league, and hostile programs (a mark on an occupied square, a crash followed by
+another exception), two teams of one league, are refused at their check with the reason;
+a league's teams are built and checked side by side. The manifest the CLI
 writes is the one a team may put in its zip for the team page. (How each form is read
 and played, and each hostile program's check, are ``test_fx_programs.py``'s, through
 the driver.)"""
@@ -44,7 +45,7 @@ from fx_course_projects import (
 )
 from fx_forms import assert_recorded
 from hosted_helpers import accepted, decided, served
-from league_helpers import ADMIN, add_member, make_league, wait_until
+from league_helpers import ADMIN, add_member, make_league, request, wait_until
 from sandbox_helpers import own_sandboxes
 
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("fx-programs")]
@@ -149,34 +150,63 @@ def submit_program(
     assert main([*command, *(["--program"] if asked else [])]) == 0
 
 
-@pytest.mark.parametrize(
-    ("shape", "asked"),
-    [(SHAPES[0], True), (SHAPES[2], False), (SHAPES[3], False)],
-    ids=lambda v: v.name if isinstance(v, Shape) else ("--program" if v else "unedited"),
-)
+DEFAULTS = ((SHAPES[0], True), (SHAPES[2], False), (SHAPES[3], False))
+"""The other shapes, each a team of one league, and whether its team asks for its
+program with ``--program`` (or sends it unedited)."""
+
+
 def test_every_shape_plays_rated_games_with_its_default_choice(
-    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape, asked: bool
+    folder: Path, tmp_path: Path, fx_tools: None
 ) -> None:
     """Each other shape of course project (a type per side with a person option, a game
     mode box, a fixed bot; first mover by check box and by combo box; FXML beside the
     sources, in a folder, in a resources root; the bot on the JavaFX thread, from a thread,
-    from a timeline), from its Download ZIP to rated games with each colour through the
-    real server, with its form's default: its bot is its first bot option (Minimax, from
-    the top-left), as O in its window. Asked for with ``--program``, or sent unedited
-    with a plain ``league submit``: a league of 8x8 games from the start plays a course
-    program through its window unasked."""
+    from a timeline), each a team of one league, from its Download ZIP to rated games with
+    each colour through the real server, with its form's default: its bot is its first
+    bot option (Minimax, from the top-left), as O in its window. Asked for with
+    ``--program``, or sent unedited with a plain ``league submit``: a league of 8x8 games
+    from the start plays a course program through its window unasked. The server has a
+    slot for each team (:func:`side_by_side`): its builder judges them side by side, and
+    a team's rated games may be against the house bot or another team's program."""
     db = folder / "league.db"
-    token = program_league(db)
-    project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=8 << 20)
-    with served(db) as (url, _):
-        submit_program(url, project, token, tmp_path, asked)
-        version = accepted(url, token)
-        assert "plays " in version["detail"] and " as O" in version["detail"]
-        assert ": played 2 rounds" in version["detail"], version["detail"]
-        assert version["detail"].startswith(f"program {main_class(shape)}, plays ")
-        rated_games_by_its_bot(db, "team1", from_top=True)
-    assert_forms_recorded(db, shape)
+    teams = teams_league(db, tuple(shape.name for shape, _ in DEFAULTS))
+    with served(db, **side_by_side(len(teams))) as (url, _):
+        for shape, asked in DEFAULTS:
+            project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=8 << 20)
+            submit_program(url, project, teams[shape.name], tmp_path, asked, name=shape.name)
+        all_decided(url, list(teams.values()))
+        for shape, _ in DEFAULTS:
+            version = accepted(url, teams[shape.name])
+            assert "plays " in version["detail"] and " as O" in version["detail"]
+            assert ": played 2 rounds" in version["detail"], version["detail"]
+            assert version["detail"].startswith(f"program {main_class(shape)}, plays ")
+        for shape, _ in DEFAULTS:
+            rated_games_by_its_bot(db, shape.name, from_top=True)
+    for shape, _ in DEFAULTS:
+        assert_forms_recorded(db, shape, name=shape.name)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
+
+
+def side_by_side(teams: int) -> dict[str, int]:
+    """:func:`hosted_helpers.served`'s options for a league whose ``teams`` uploads are
+    built, dry-run and checked at once: a slot of computing sides and a builder's thread
+    for each (a two-core machine's default keeps one slot, so they would wait for each
+    other)."""
+    return {"hosted_jobs": teams, "build_jobs": teams}
+
+
+def all_decided(url: str, tokens: list[str]) -> None:
+    """Wait until the builder has given its verdict on each team's newest version: a
+    hang guard, longer than one build's as several share the machine."""
+
+    def judged() -> bool:
+        for token in tokens:
+            listed = request(url + "/api/league/submissions", token=token).body["submissions"]
+            if not listed or listed[0]["status"] not in ("accepted", "refused"):
+                return False
+        return True
+
+    wait_until(judged, 120, "the builder's verdict on every team's version")
 
 
 def test_a_program_that_floods_its_output_plays_its_games(
@@ -279,15 +309,16 @@ def test_a_program_that_breaks_is_refused_at_its_check_with_the_reason(
 ) -> None:
     """A program that marks an occupied square, and one whose crash is followed by a
     second exception of its window, each a team of one league (the league's builder
-    judging them side by side), are refused through the real server at their check game,
-    the move and the reason in their words; neither plays a game. Their checks move on
-    the league's clock, 2 s a move here."""
+    judging them side by side, a slot for each: :func:`side_by_side`), are refused
+    through the real server at their check game, the move and the reason in their words;
+    neither plays a game. Their checks move on the league's clock, 2 s a move here."""
     db = folder / "league.db"
     teams = teams_league(db, tuple(shape.name for shape in BREAKS), clock="2+0")
-    with served(db) as (url, _):
+    with served(db, **side_by_side(len(teams))) as (url, _):
         for shape in BREAKS:
             project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=1 << 20)
             submit_program(url, project, teams[shape.name], tmp_path, name=shape.name)
+        all_decided(url, list(teams.values()))
         refused_with_its_board(url, teams[HOSTILE[2].name])
         told_by_its_cause(url, teams[CRASHES_TWICE.name])
     with LeagueStore(db, create=False) as store:
