@@ -83,16 +83,18 @@ def test_the_markers_are_registered_in_pyproject() -> None:
         assert f'"{marker}: ' in text, marker
 
 
+NARROWING = ("markexpr", "keyword", "deselect", "ignore", "ignore_glob", "lf", "stepwise")
+"""The options (their destinations) by which a run leaves out some of the suite's tests."""
+
+
 def whole_suite_collected(session: pytest.Session) -> bool:
     """Whether ``session`` (this run's own) collected the whole suite and kept every test:
-    no paths named but the suite's own, no ``-m``, ``-k`` or ``--deselect``. Under
-    ``make test`` each xdist worker collects the whole suite before it runs its share."""
+    no paths named but the suite's own, none of :data:`NARROWING` given. Under ``make
+    test`` each xdist worker collects the whole suite before it runs its share."""
     config = session.config
     named = [Path(arg.split("::")[0]).resolve() for arg in config.args] or [REPO / "tests"]
-    narrowed = config.option.markexpr or config.option.keyword or config.option.deselect
-    return (
-        named == [REPO / "tests"] and not narrowed and len(session.items) == session.testscollected
-    )
+    narrowed = any(config.getoption(name, default=None) for name in NARROWING)
+    return named == [REPO / "tests"] and not narrowed
 
 
 @pytest.fixture(scope="module")
