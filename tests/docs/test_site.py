@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import SERIOUS, axe_violations, chromium
+from browser_helpers import SERIOUS, axe_violations
 from package_modules import load, module_names
 
 pytestmark = pytest.mark.xdist_group("docs-site")
@@ -474,14 +474,16 @@ def served(site: Path) -> Iterator[str]:
 
 
 @pytest.mark.browser
-def test_a_reader_reaches_position_play_from_the_home_page(served: str, site: Path) -> None:
+def test_a_reader_reaches_position_play_from_the_home_page(
+    served: str, site: Path, browser: Any
+) -> None:
     """Chromium opens the home page, follows the navigation to the reference of
     ``Position.play``; no console error, and no request leaves the site. The same pages
     opened from disk (file://) log no error and load nothing from elsewhere either."""
     errors: list[str] = []
     requests: list[str] = []
-    with chromium() as browser:
-        context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
         context.set_default_timeout(30_000)
         page = context.new_page()
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -507,6 +509,8 @@ def test_a_reader_reaches_position_play_from_the_home_page(served: str, site: Pa
         for path in ["index.html", "reference/adjacency/core/position.html"]:
             page.goto((site / path).as_uri())
             page.wait_for_load_state("networkidle")
+    finally:
+        context.close()
     assert errors == [], f"console errors: {errors}"
     outside = [url for url in online if not url.startswith(served + "/")]
     assert outside == [], f"requests outside the site: {outside}"
@@ -517,14 +521,14 @@ def test_a_reader_reaches_position_play_from_the_home_page(served: str, site: Pa
 
 
 @pytest.mark.browser
-def test_axe_finds_nothing_on_the_home_page(served: str) -> None:
+def test_axe_finds_nothing_on_the_home_page(served: str, browser: Any) -> None:
     """axe-core (vendored) on the home page: no violation of any impact (before: the
     search dialog had no name, links in text were told apart by colour alone, code
     comments were 4.47:1, and the code blocks' copy buttons each sat in a nameless
     ``<nav>``, alike landmarks: landmark-unique, moderate); the site's own stylesheet,
     hook and script fix them."""
-    with chromium() as browser:
-        context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
         page = context.new_page()
         page.goto(f"{served}/index.html")
         page.wait_for_load_state("networkidle")
@@ -532,6 +536,7 @@ def test_axe_finds_nothing_on_the_home_page(served: str) -> None:
         assert axe_violations(page, ("minor", "moderate", *SERIOUS)) == []
         link = page.locator("article p a").first
         assert "underline" in link.evaluate("a => getComputedStyle(a).textDecorationLine")
+    finally:
         context.close()
 
 
