@@ -36,10 +36,20 @@ from web_helpers import uvicorn_thread
 from web_helpers import wait_until as web_wait_until
 
 
-def wait_until(predicate: Callable[[], Any], timeout: float = 60.0, what: str = "condition") -> Any:
+def wait_until(
+    predicate: Callable[[], Any],
+    timeout: float = 60.0,
+    what: str = "condition",
+    every: float = 0.02,
+) -> Any:
     """:func:`web_helpers.wait_until` with the league's longer guard: its games run in
     server processes and clients that share the machine's two cores."""
-    return web_wait_until(predicate, timeout, what)
+    return web_wait_until(predicate, timeout, what, every)
+
+
+POLL = 0.25
+"""Seconds between two looks of a wait whose look asks the server for much
+(:func:`wait_until`'s ``every``)."""
 
 
 REPO = Path(__file__).resolve().parents[1]

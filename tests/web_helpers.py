@@ -51,8 +51,16 @@ class PatientBot(Bot):
         super().stop()
 
 
-def wait_until(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
-    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds.
+def wait_until(
+    predicate: Callable[[], Any],
+    timeout: float = 30.0,
+    what: str = "condition",
+    every: float = 0.02,
+) -> Any:
+    """Poll ``predicate`` every ``every`` seconds until it returns something truthy; fail
+    after ``timeout`` seconds. A look that asks a server for much (every game of a
+    member, the standings) is better made a few times a second: each look is the
+    server's work, taken from the games the test waits for.
 
     The timeout only guards against a hang; no test asserts on how fast anything is.
     Beside other work it is stretched by the machine's load (:func:`hang_guard.guard`).
@@ -64,7 +72,7 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 30.0, what: str = 
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
+        time.sleep(every)
 
 
 HUMAN = {"kind": "human", "name": "Ann"}

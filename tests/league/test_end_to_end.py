@@ -3,7 +3,13 @@
 engine), a house bot. Games are played and rated, a killed client loses on time and
 plays again when restarted, and a ``kill -9`` of the server loses nothing finished: the
 game it cut keeps its moves, the restarted server names it aborted, and its client hears
-so and ends that game's engine."""
+so and ends that game's engine.
+
+The waits on the members' lists of finished games look four times a second
+(:data:`league_helpers.POLL`): each look asks the server for every game of each
+member, work that took the server's time from the games waited for when asked fifty
+times a second. A wait ends at most a quarter second after its condition holds; what
+it waits for is unchanged."""
 
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ import pytest
 from adjacency.league.league_file import LeagueStore, StoredGame
 from league_helpers import (
     MINIMAL_ENGINE,
+    POLL,
     Process,
     add_member,
     alive,
@@ -69,7 +76,9 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(
 
         # Everyone plays, and the standings show every member with both ratings.
         everyone = [*specs, "house-greedy"]
-        wait_until(lambda: all(len(finished_games(url, n)) >= 2 for n in everyone), WAIT, "games")
+        wait_until(
+            lambda: all(len(finished_games(url, n)) >= 2 for n in everyone), WAIT, "games", POLL
+        )
         rows = {row["name"]: row for row in get(f"{url}/api/league/standings")}
         assert set(rows) == set(everyone)
         for row in rows.values():
@@ -102,7 +111,7 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(
         assert lost["termination"] == "time forfeit"
         assert "slow did not move within its clock (not connected)" in lost["detail"]
         assert lost["result"] == ("o" if lost["x"] == "slow" else "x")
-        wait_until(lambda: len(finished_games(url, "rando")) > others_before, WAIT, "others")
+        wait_until(lambda: len(finished_games(url, "rando")) > others_before, WAIT, "others", POLL)
 
         # Restarted, it plays again.
         restarted = time.time()
@@ -114,6 +123,7 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(
             ),
             WAIT,
             "the restarted client to play",
+            POLL,
         )
 
         # kill -9 the server in the middle of a game of the slow bot (its moves so far
@@ -150,6 +160,7 @@ def test_a_league_plays_rates_survives_a_lost_client_and_a_killed_server(
             ),
             WAIT,
             "every client to play on after the restart",
+            POLL,
         )
     finally:
         for client in clients.values():

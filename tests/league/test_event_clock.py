@@ -4,7 +4,13 @@ shown by ``event show`` and the event's table; its games are played on it (their
 records' ``TimeControl``, the clock that decides a game of a bot that never
 answers), not on the league's. A bad clock is refused and creates nothing; a league
 file of the version before the events' own clock opens, and its events keep the
-league's clock."""
+league's clock.
+
+The test of the games sets the server's reconnection grace
+(:data:`~adjacency.league.play.scheduler.RECONNECT_GRACE`) to 0: its server starts
+fresh, so no bot reconnects after a restart, and ``silent`` is connected before the
+event is made; only ``absent`` is waited for, which the grace would delay, not decide
+(a bot not connected loses at once after the grace, whatever its length)."""
 
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ import pytest
 from websockets.sync.client import connect
 
 from adjacency.league.league_file import LeagueStore
+from adjacency.league.play import scheduler as scheduler_module
 from adjacency.league.store.schema import EVENT_CLOCK, STORE_SCHEMA
 from adjacency.sandbox.pressure import PRESSURE_ENV
 from cli_helpers import run
@@ -31,10 +38,12 @@ HOUSE = ("h1", "h2")
 @contextlib.contextmanager
 def silent_bot(url: str, token: str) -> Iterator[None]:
     """A bot connected over the WebSocket protocol for the block, that reads what the
-    server sends and never answers."""
+    server sends and never answers. Its queue of messages is unbounded: with the
+    default 16, the unread messages of its games would stop its reading, the server's
+    answer to its close would go unread and the close would wait out its timeout."""
     address = url.replace("http://", "ws://") + "/api/league/connect"
     headers = {"Authorization": f"Bearer {token}"}
-    with connect(address, additional_headers=headers, open_timeout=10) as ws:
+    with connect(address, additional_headers=headers, open_timeout=10, max_queue=None) as ws:
         ws.recv(timeout=30)  # the server's welcome: connected
         yield
 
@@ -47,7 +56,8 @@ def test_an_events_games_are_played_on_its_own_clock(
     loses its games at once (nobody waits for an absent team), and silent's games
     against the house bots are decided by the clock, silent's running out on the
     event's clock, after 2 s of its own, not the league's 1 s."""
-    monkeypatch.setenv(PRESSURE_ENV, "none")  # a quiet machine's grace: 10 s of wall time
+    monkeypatch.setenv(PRESSURE_ENV, "none")  # the server's waits in wall time, as when quiet
+    monkeypatch.setattr(scheduler_module, "RECONNECT_GRACE", 0.0)  # nobody reconnects here
     db = tmp_path / "league.db"
     make_league(db, base=1.0, increment=0.0)
     for name in HOUSE:

@@ -13,15 +13,17 @@ from adjacency.core.record import game_from_text
 from adjacency.league.league_file import LeagueStore
 from league_helpers import add_member, get, make_league, thread_server, wait_until
 
-PACE = 1.5
+PACE = 1.0
+BASE = 3.0
+"""The house bots' clock (no increment): less than the four moves' pace of a side."""
 
 
 def test_a_paced_house_game_takes_the_pace_a_move_off_the_clock(tmp_path: Path) -> None:
-    """Two house bots on a 5 s clock without increment play 4 moves each at a pace of
-    1.5 s: the stored game lasts at least its plies times the pace, and it ends normally,
-    not on time (6 s of pace per side, more than the clock, were not charged)."""
+    """Two house bots on a 3 s clock without increment play 4 moves each at a pace of
+    1 s: the stored game lasts at least its plies times the pace, and it ends normally,
+    not on time (4 s of pace per side, more than the clock, were not charged)."""
     db = tmp_path / "league.db"
-    make_league(db, rounds=6, base=5.0, increment=0.0)
+    make_league(db, rounds=6, base=BASE, increment=0.0)
     add_member(db, "house-a", "house", "random")
     add_member(db, "house-b", "house", "random")
     with thread_server(db, pace=PACE) as url:
@@ -44,7 +46,7 @@ def test_a_paced_house_game_takes_the_pace_a_move_off_the_clock(tmp_path: Path) 
     for color, used in (("x", stored.x_time), ("o", stored.o_time)):
         thought = sum(m.seconds or 0.0 for m in record.moves[0 if color == "x" else 1 :: 2])
         assert abs(used - thought) < 0.01
-        assert used < 5.0
+        assert used < BASE
 
 
 def test_serve_pace_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
