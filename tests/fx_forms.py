@@ -27,6 +27,7 @@ import contextlib
 import json
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,18 +95,59 @@ def assert_recorded(shape: Shape, form: Mapping[str, object]) -> None:
     )
 
 
+_recordings = threading.local()
+"""Each thread's open recordings (its ``into``), innermost last (:func:`recording`)."""
+
+
+def _recorded_dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
+    """The product's real dry run, its options and form added to the innermost recording
+    of the calling thread (where it has one)."""
+    seen = fx_run.dry_run(build, out, look)
+    opened: list[Looks] = getattr(_recordings, "open", [])
+    if opened:
+        opened[-1][look_key(look)] = reading(seen.form)
+    return seen
+
+
+class _Patch:
+    """The one patch of the product's dry run by :func:`_recorded_dry_run` while any
+    thread records: started by the first recording opened, stopped by the last closed."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.count = 0
+        self.patcher: Any = None
+
+    def __enter__(self) -> None:
+        with self.lock:
+            if not self.count:
+                self.patcher = mock.patch.object(fx_kind, "dry_run", _recorded_dry_run)
+                self.patcher.start()
+            self.count += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.count -= 1
+            if not self.count:
+                self.patcher.stop()
+                self.patcher = None
+
+
+_PATCH = _Patch()
+
+
 @contextlib.contextmanager
 def recording(into: Looks) -> Iterator[None]:
-    """Every real dry run of the product meanwhile adds its options and form to ``into``."""
-    real = fx_run.dry_run
-
-    def dry_run(build: FxBuild, out: Path, look: list[str] | None = None) -> DryRun:
-        seen = real(build, out, look)
-        into[look_key(look)] = reading(seen.form)
-        return seen
-
-    with mock.patch.object(fx_kind, "dry_run", dry_run):
-        yield
+    """Every real dry run of the product meanwhile, in this thread, adds its options and
+    form to ``into`` (a recording opened inside it takes them instead); recordings open
+    in other threads at the same time take their own threads' dry runs."""
+    opened: list[Looks] = _recordings.__dict__.setdefault("open", [])
+    with _PATCH:
+        opened.append(into)
+        try:
+            yield
+        finally:
+            opened.pop()
 
 
 @contextlib.contextmanager

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 import struct
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
@@ -36,7 +37,7 @@ from adjacency.hosting.fx_build import FxBuild, build_fx
 from adjacency.hosting.fx_check import CHECK_ROUNDS, check_driven_program
 from adjacency.hosting.fx_kind import LANGUAGE, look
 from adjacency.hosting.fx_recipe import Recipe, recipe_for
-from adjacency.hosting.fx_run import dry_run, fx_bot
+from adjacency.hosting.fx_run import DryRun, dry_run, fx_bot
 from adjacency.hosting.java_build import BuildFailed
 from adjacency.hosting.move_clock import GRACE
 from adjacency.hosting.player import Choice
@@ -93,41 +94,103 @@ def assert_looks_recorded(shape: Shape, looks: dict[str, dict[str, Any]]) -> Non
         )
 
 
-class Workshop:
-    """Each shape built and dry-run once for the module (the first test of a shape pays);
-    every look of a recorded shape is compared with its recording."""
+AT_ONCE = 3
+"""Shapes a workshop builds and dry-runs at once (:class:`Workshop`): a dry run mostly
+waits for its program's window, so on two cores their waits overlap."""
 
-    def __init__(self, folder: Path) -> None:
+
+@dataclass
+class Made:
+    """A shape's build and, for a dry-run shape, its look (``look``'s recipe and dry run)
+    with every look it took (:func:`~fx_forms.recording`)."""
+
+    build: FxBuild
+    seen: tuple[Recipe, DryRun] | None
+    looks: dict[str, dict[str, Any]]
+
+
+class Workshop:
+    """Each shape built, and dry-run but for the hostile ones, once for the module;
+    every look of a recorded shape is compared with its recording, in the test that
+    asks for the shape. The shapes come in ``waves`` (each the shapes, with whether each
+    is dry-run, that the module's tests ask for next): the first ask for a shape of a
+    wave builds and dry-runs that whole wave, :data:`AT_ONCE` shapes at a time, and waits
+    for all of it (that test pays its wave; no build runs beside a test's games); a shape
+    in no wave is built when asked. A shape whose build or dry run failed fails the test
+    that asks for it with that error, and the next ask tries the shape again."""
+
+    def __init__(self, folder: Path, waves: Sequence[Sequence[tuple[Shape, bool]]] = ()) -> None:
         self.folder = folder
+        self.waves = [list(wave) for wave in waves]
         self.done: dict[str, Built] = {}
+        self.fetched: dict[tuple[str, bool], Future[Made]] = {}
 
     def built(self, shape: Shape, dry: bool = True) -> Built:
         if shape.name not in self.done:
-            # As GitHub's Download ZIP, with the SDK's jars and libraries, a report and a
-            # screenshot beside the sources: more than the engine-protocol route takes.
-            zips = self.folder / "zips"
-            zips.mkdir(exist_ok=True)
-            project = download_zip(shape, zips / f"{shape.name}.zip")
-            build = build_fx(project, self.folder / "builds" / shape.name)
-            if dry:
-                looks: dict[str, dict[str, Any]] = {}
-                with recording(looks):
-                    recipe, seen = look(build, self.folder / "dry" / shape.name, {})
+            self.fetch(shape, dry)
+            future = self.fetched.pop((shape.name, dry), None)
+            made = future.result() if future is not None else self.make(shape, dry)
+            if made.seen is not None:
                 if shape in RECORDED:  # what the unit tests read is what the driver reads
-                    assert_looks_recorded(shape, looks)
+                    assert_looks_recorded(shape, made.looks)
+                recipe, seen = made.seen
                 form, picture = seen.form, seen.picture
             else:  # the hostile shapes have the per-side shape's form
                 form, picture = self.built(SHAPES[0]).form, b""
                 recipe = recipe_for(form)
-            self.done[shape.name] = Built(build, form, picture, recipe)
+            self.done[shape.name] = Built(made.build, form, picture, recipe)
         return self.done[shape.name]
+
+    def fetch(self, shape: Shape, dry: bool) -> None:
+        """Where ``shape`` is in a wave not yet fetched: make every shape of that wave
+        not yet built (:meth:`make`), :data:`AT_ONCE` at a time, and wait for them all."""
+        wave = next((w for w in self.waves if (shape, dry) in w), None)
+        if wave is None:
+            return
+        self.waves.remove(wave)
+        with ThreadPoolExecutor(AT_ONCE, thread_name_prefix="workshop") as pool:
+            for each, each_dry in wave:
+                if each.name not in self.done and (each.name, each_dry) not in self.fetched:
+                    self.fetched[each.name, each_dry] = pool.submit(self.make, each, each_dry)
+
+    def make(self, shape: Shape, dry: bool) -> Made:
+        """``shape`` built and, where ``dry``, read by the product's dry runs."""
+        # As GitHub's Download ZIP, with the SDK's jars and libraries, a report and a
+        # screenshot beside the sources: more than the engine-protocol route takes.
+        zips = self.folder / "zips"
+        zips.mkdir(exist_ok=True)
+        project = download_zip(shape, zips / f"{shape.name}.zip")
+        build = build_fx(project, self.folder / "builds" / shape.name)
+        looks: dict[str, dict[str, Any]] = {}
+        if not dry:
+            return Made(build, None, looks)
+        with recording(looks):
+            seen = look(build, self.folder / "dry" / shape.name, {})
+        return Made(build, seen, looks)
+
+
+WAVES: tuple[tuple[tuple[Shape, bool], ...], ...] = (
+    # the per-side shape and every hostile one, each built once; asked for first
+    (
+        (SHAPES[0], True),
+        *((shape, False) for shape in (WRITES_FILES, *HOSTILE, DIAGONAL, EXITS, FORGES)),
+        *((shape, False) for shape in (SPINS, *ATTACKS, *THINKS_ALOUD, PAUSES)),
+    ),
+    # the buttons' shapes and the forms, in the order their tests ask, a wave a shape
+    # a thread (more at once crowd two cores: the wave's first test would wait too long)
+    tuple((shape, True) for shape in (BOT_BUTTON, NEXT_BUTTON, FORMS[0])),
+    tuple((shape, True) for shape in (FORMS[2], FORMS[3], FORMS[4])),
+    ((FORMS[7], True),),
+)
+"""The shapes :func:`workshop` makes together (:class:`Workshop`): each wave's first
+test pays it."""
 
 
 @pytest.fixture(scope="module")
 def workshop(fx_tools: None) -> Iterator[Workshop]:
     check()  # the sandbox starts here (a failure names the fix)
     with reachable_folder("adjacency-fx-") as folder:
-        yield Workshop(folder)
+        yield Workshop(folder, WAVES)
 
 
 @pytest.fixture(autouse=True)
