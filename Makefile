@@ -87,10 +87,13 @@ PROVISION := browser deploy-tools sandbox-tools javafx-tools typescript-tools
 kernels: $(VENV)/.installed-dev
 	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
 
-# The docs site (mkdocs --strict) built once, for tests/docs/test_site.py.
+# The docs site (mkdocs --strict) built once, for tests/docs/test_site.py, which waits for
+# .test-site/built (or reads .test-site/failed): make test builds it beside the tests.
 test-site: $(VENV)/.installed-dev
+	@mkdir -p .test-site && rm -f .test-site/built .test-site/failed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir .test-site/site 2> .test-site.log \
-		|| { tail -40 .test-site.log; exit 1; }
+		|| { tail -40 .test-site.log; touch .test-site/failed; exit 1; }
+	@touch .test-site/built
 
 # Derandomised hypothesis (the ci profile of tests/conftest.py): every run draws the
 # examples CI drew. The 15 slowest tests are printed; tests/time_guard.py names any test
@@ -112,12 +115,13 @@ pytest-run:
 		$(PYTEST_ARGS)
 
 # The provisioning first, one step after another (each may install Debian's packages);
-# then the checks beside the kernels and the docs site, two at a time on two cores; then
-# the tests.
+# then the checks beside the kernels, two at a time on two cores; then the tests, with the
+# docs site built beside them (its minute of mkdocs is no longer a step the tests wait
+# for: the tests that read the site run last, tests/docs/conftest.py).
 test: $(VENV)/.installed-dev
 	@$(MAKE) --no-print-directory $(PROVISION)
-	@$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck kernels test-site
-	@$(MAKE) --no-print-directory pytest-run
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck kernels
+	@$(MAKE) --no-print-directory -j2 test-site pytest-run
 
 # The quick loop of daily work: the tests that need nothing beyond Python and this venv.
 # tests/needs.py marks each test with what else it needs (Chromium, a Ray cluster, a JDK,

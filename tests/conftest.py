@@ -73,6 +73,7 @@ pytest_plugins = [
     "groups",
     "worker_time",
     "shared_builds",
+    "docs_site",
 ]
 
 __all__ = ["browser", "held_port", "java_build", "ray_cluster", "sandbox_box"]

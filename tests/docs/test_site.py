@@ -29,10 +29,13 @@ from typing import Any
 import pytest
 
 from browser_helpers import SERIOUS, axe_violations
+from docs_site import PREBUILT, built_site, prebuilt
 from package_modules import load, module_names
 
-pytestmark = pytest.mark.xdist_group("docs-site")
-"""One worker builds the site once for every test here (make test: --dist loadgroup)."""
+pytestmark = [] if prebuilt() else [pytest.mark.xdist_group("docs-site")]
+"""Built by ``make test`` beside the tests, the site is read by tests that run last,
+each scheduled on its own (:mod:`docs_site`); built here, one worker builds it once for
+every test of the module (``--dist loadgroup``)."""
 
 REPO = Path(__file__).resolve().parents[2]
 HOOKS = REPO / "tools" / "docsite" / "hooks.py"
@@ -56,21 +59,14 @@ def hooks() -> ModuleType:
     return tool("hooks")
 
 
-PREBUILT = "ADJACENCY_TEST_SITE"
-"""Where ``make test`` built the site just before pytest (its log beside it, as
-``.test-site.log``): the build (about 40 s) is a step of the run, not a test's time."""
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The site, built from the working tree with ``--strict`` (as ``make docs`` does):
-    by ``make test`` before pytest started (:data:`PREBUILT`), else here."""
-    prebuilt = os.environ.get(PREBUILT)
-    if prebuilt:
-        folder = REPO / prebuilt
-        log = (folder.parent.with_suffix(".log")).read_text(encoding="utf-8")
-        assert (folder / "index.html").is_file(), f"{PREBUILT}={prebuilt} holds no built site"
-        assert "WARNING" not in log, log
+    by ``make test`` beside the tests (:func:`docs_site.built_site`), else here."""
+    made = prebuilt()
+    if made:
+        folder = built_site(REPO / made)
+        assert (folder / "index.html").is_file(), f"{PREBUILT}={made} holds no built site"
         yield folder
         return
     folder = tmp_path_factory.mktemp("site")
