@@ -55,6 +55,18 @@ def test_a_worker_killed_between_two_calls_is_a_worker_error_and_the_next_pool_w
     assert fresh != worker
 
 
+def test_a_ctrl_c_that_reaches_a_worker_is_left_to_the_parent() -> None:
+    """A terminal's Ctrl-C reaches the whole process group, the pool's workers too: a
+    worker leaves it to the parent, which stops and ends the workers as it chooses, so
+    none is interrupted mid-call (where it printed its call's traceback: from inside a
+    compiled kernel's callback, one that Python reports as ignored). A worker that took
+    it would die, and the pool would refuse the next work."""
+    with PoolExecutor(1) as executor:
+        ((_, worker),) = list(executor.map_unordered(worker_pid, [0]))
+        os.kill(worker, signal.SIGINT)
+        assert sorted(executor.map_unordered(worker_pid, [1, 2])) == [(1, worker), (2, worker)]
+
+
 def test_serial_and_local_games_record_where_they_were_played(tmp_path: Path) -> None:
     settings = RunSettings(rounds=(3,), games=2, time=None, depth=1)
     with Store(tmp_path / "local.db") as store:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
@@ -19,7 +20,13 @@ R = TypeVar("R")
 
 def _worker_start(parent: int, kernel_signal: bool) -> None:
     """Initializer of every pool worker: end with the parent process (see
-    :func:`adjacency.system.lifetime.exit_with_parent`)."""
+    :func:`adjacency.system.lifetime.exit_with_parent`), and leave SIGINT to the parent.
+
+    A terminal's Ctrl-C reaches the whole process group, workers included. The parent
+    answers it (it stops and ends the workers whose work it abandons: :meth:`close`); a
+    worker that took it too would print its interrupted call's traceback, even from a
+    compiled kernel's callback, where Python can only report it as ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     exit_with_parent(parent, kernel_signal=kernel_signal)
 
 
