@@ -3,13 +3,12 @@ builder, bubblewrap, ``javac`` against OpenJFX, Xvfb): its Download ZIP, sent by
 ``adjacency league submit --choose`` with the team's choice of bot in its window, goes to
 accepted (its check a short game with each colour) and to rated games against the house
 bot that end on the board, every move of its side its chosen bot's own. Every other shape
-goes the same way with its form's defaults (``--program``, or unedited), each a team of
-one league, and hostile programs (a mark on an occupied square, a crash followed by
-another exception), two teams of one league, are refused at their check with the reason;
-a league's teams are built and checked side by side. The manifest the CLI
-writes is the one a team may put in its zip for the team page. (How each form is read
-and played, and each hostile program's check, are ``test_fx_programs.py``'s, through
-the driver.)"""
+goes the same way with its form's defaults (``--program``, or unedited), and hostile
+programs (a mark on an occupied square, a crash followed by another exception), two
+teams of one league built and checked side by side, are refused at their check with the
+reason. The manifest the CLI writes is the one a team may put in its zip for the team
+page. (How each form is read and played, and each hostile program's check, are
+``test_fx_programs.py``'s, through the driver.)"""
 
 from __future__ import annotations
 
@@ -150,40 +149,33 @@ def submit_program(
     assert main([*command, *(["--program"] if asked else [])]) == 0
 
 
-DEFAULTS = ((SHAPES[0], True), (SHAPES[2], False), (SHAPES[3], False))
-"""The other shapes, each a team of one league, and whether its team asks for its
-program with ``--program`` (or sends it unedited)."""
-
-
+@pytest.mark.parametrize(
+    ("shape", "asked"),
+    [(SHAPES[0], True), (SHAPES[2], False), (SHAPES[3], False)],
+    ids=lambda v: v.name if isinstance(v, Shape) else ("--program" if v else "unedited"),
+)
 def test_every_shape_plays_rated_games_with_its_default_choice(
-    folder: Path, tmp_path: Path, fx_tools: None
+    folder: Path, tmp_path: Path, fx_tools: None, shape: Shape, asked: bool
 ) -> None:
     """Each other shape of course project (a type per side with a person option, a game
     mode box, a fixed bot; first mover by check box and by combo box; FXML beside the
     sources, in a folder, in a resources root; the bot on the JavaFX thread, from a thread,
-    from a timeline), each a team of one league, from its Download ZIP to rated games with
-    each colour through the real server, with its form's default: its bot is its first
-    bot option (Minimax, from the top-left), as O in its window. Asked for with
-    ``--program``, or sent unedited with a plain ``league submit``: a league of 8x8 games
-    from the start plays a course program through its window unasked. The server has a
-    slot for each team (:func:`side_by_side`): its builder judges them side by side, and
-    a team's rated games may be against the house bot or another team's program."""
+    from a timeline), from its Download ZIP to rated games with each colour through the
+    real server, with its form's default: its bot is its first bot option (Minimax, from
+    the top-left), as O in its window. Asked for with ``--program``, or sent unedited
+    with a plain ``league submit``: a league of 8x8 games from the start plays a course
+    program through its window unasked."""
     db = folder / "league.db"
-    teams = teams_league(db, tuple(shape.name for shape, _ in DEFAULTS))
-    with served(db, **side_by_side(len(teams))) as (url, _):
-        for shape, asked in DEFAULTS:
-            project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=8 << 20)
-            submit_program(url, project, teams[shape.name], tmp_path, asked, name=shape.name)
-        all_decided(url, list(teams.values()))
-        for shape, _ in DEFAULTS:
-            version = accepted(url, teams[shape.name])
-            assert "plays " in version["detail"] and " as O" in version["detail"]
-            assert ": played 2 rounds" in version["detail"], version["detail"]
-            assert version["detail"].startswith(f"program {main_class(shape)}, plays ")
-        for shape, _ in DEFAULTS:
-            rated_games_by_its_bot(db, shape.name, from_top=True)
-    for shape, _ in DEFAULTS:
-        assert_forms_recorded(db, shape, name=shape.name)
+    token = program_league(db)
+    project = download_zip(shape, tmp_path / f"{shape.name}-main.zip", sdk_bytes=8 << 20)
+    with served(db) as (url, _):
+        submit_program(url, project, token, tmp_path, asked)
+        version = accepted(url, token)
+        assert "plays " in version["detail"] and " as O" in version["detail"]
+        assert ": played 2 rounds" in version["detail"], version["detail"]
+        assert version["detail"].startswith(f"program {main_class(shape)}, plays ")
+        rated_games_by_its_bot(db, "team1", from_top=True)
+    assert_forms_recorded(db, shape)
     wait_until(lambda: not own_sandboxes(), 20, "every driven program's sandbox to end")
 
 
