@@ -23,9 +23,9 @@ def _worker_start(parent: int, kernel_signal: bool) -> None:
     :func:`adjacency.system.lifetime.exit_with_parent`), and leave SIGINT to the parent.
 
     A terminal's Ctrl-C reaches the whole process group, workers included. The parent
-    answers it (it stops and ends the workers whose work it abandons: :meth:`close`); a
-    worker that took it too would print its interrupted call's traceback, even from a
-    compiled kernel's callback, where Python can only report it as ignored."""
+    answers it: it stops, and :meth:`PoolExecutor.close` ends the workers whose work it
+    abandons. A worker that took it too would print its interrupted call's traceback,
+    even from a compiled kernel's callback, where Python can only report it as ignored."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     exit_with_parent(parent, kernel_signal=kernel_signal)
 
