@@ -100,9 +100,12 @@ def kit_zip(language: str, target: Path) -> Path:
     return target
 
 
-def decided(url: str, token: str, version: int | None = None) -> dict[str, Any]:
+def decided(
+    url: str, token: str, version: int | None = None, guard: float = 55.0
+) -> dict[str, Any]:
     """The team's version ``version`` (its newest if ``None``), as its page's data lists
-    it, once the builder has given its verdict (accepted or refused)."""
+    it, once the builder has given its verdict (accepted or refused); ``guard`` seconds
+    against a hang (longer where several builds share the machine)."""
 
     def verdict() -> dict[str, Any] | None:
         listed = request(url + "/api/league/submissions", token=token).body["submissions"]
@@ -110,7 +113,7 @@ def decided(url: str, token: str, version: int | None = None) -> dict[str, Any]:
         return found[0] if found and found[0]["status"] in ("accepted", "refused") else None
 
     what = "the builder's verdict" if version is None else f"version {version}'s verdict"
-    result: dict[str, Any] = wait_until(verdict, 55, what)
+    result: dict[str, Any] = wait_until(verdict, guard, what)
     return result
 
 
