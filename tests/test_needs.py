@@ -13,25 +13,10 @@ from pathlib import Path
 import pytest
 
 import needs
+from needs_report import described
 
 pytestmark = pytest.mark.xdist_group("needs")  # one worker collects the suite once
 REPO = Path(__file__).resolve().parents[1]
-
-REPORT = """
-import json, os
-
-def pytest_collection_finish(session):
-    items = {
-        item.nodeid: {
-            "markers": sorted({mark.name for mark in item.iter_markers()}),
-            "fixtures": sorted(getattr(item, "fixturenames", ())),
-        }
-        for item in session.items
-    }
-    with open(os.environ["NEEDS_REPORT"], "w") as out:
-        json.dump(items, out)
-"""
-"""A pytest plugin that writes every selected test's markers and fixtures as JSON."""
 
 
 def collect(tmp_path: Path, *args: str) -> dict[str, dict[str, list[str]]]:
@@ -39,9 +24,8 @@ def collect(tmp_path: Path, *args: str) -> dict[str, dict[str, list[str]]]:
 
     ``--assert=plain``: markers and fixtures do not depend on assertion rewriting, which
     costs most of a collection where no bytecode cache is written."""
-    (tmp_path / "needs_report.py").write_text(REPORT)
     report = tmp_path / "report.json"
-    path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    path = os.pathsep.join(filter(None, [str(REPO / "tests"), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "PYTHONPATH": path, "NEEDS_REPORT": str(report)}
     command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "--assert=plain"]
     done = subprocess.run(
@@ -103,17 +87,12 @@ def everything(
 ) -> dict[str, dict[str, list[str]]]:
     """The whole suite, collected once for the tests of this module: this run's own
     collection where it is the whole suite (the same plugins marked it, and the run pays
-    no second collection), otherwise a collection of its own (:func:`collect`)."""
+    no second collection), otherwise a collection of its own (:func:`collect`). Both are
+    described by :func:`needs_report.described`."""
     session = request.session
     if not whole_suite_collected(session):
         return collect(tmp_path_factory.mktemp("needs"))
-    return {
-        item.nodeid: {
-            "markers": sorted({mark.name for mark in item.iter_markers()}),
-            "fixtures": sorted(getattr(item, "fixturenames", ())),
-        }
-        for item in session.items
-    }
+    return described(session.items)
 
 
 def test_browser_tests_are_marked_from_their_fixtures_and_imports(
