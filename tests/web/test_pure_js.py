@@ -7,8 +7,10 @@ changed, at most once a second). The page's logic that touches its document, on 
 stage of tests/web/js/stage.mjs (a small document and the real catalogues, the modules
 as the server serves them), in English and Indonesian: the premove, your move drawn at
 once, players' names and the game's account, the study's tree and evaluation bar, the
-arrows and circles and their records, the panels' words, the server's errors worded by
-their codes. The browser keeps the journeys. Node 20.19 or later loads the static ES
+arrows and circles and their records, the panels' words, the status line written once a
+state, the server's errors worded by their codes, and the puzzle page on the page its
+template writes (what a solve says, the history's themes and day, the dashboard's words).
+The browser keeps the journeys. Node 20.19 or later loads the static ES
 modules as they are."""
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ def test_there_are_suites() -> None:
         "shapes.test.mjs",
         "panels.test.mjs",
         "errors.test.mjs",
+        "status.test.mjs",
+        "puzzles.test.mjs",
     }
 
 
