@@ -83,9 +83,10 @@ constraints: $(VENV)/.installed-dev
 
 PROVISION := browser deploy-tools sandbox-tools javafx-tools typescript-tools
 
-# The engine's kernels compiled (numba's cache) before any test's clock starts.
+# The kernels the suite calls compiled (numba's cache) before any test's clock starts
+# (tools/warm_kernels.py), beside lint and types rather than in several tests at once.
 kernels: $(VENV)/.installed-dev
-	$(BIN)/python -c "from adjacency.engine import warmup; warmup()"
+	$(BIN)/python tools/warm_kernels.py
 
 # The docs site (mkdocs --strict) built once, for tests/docs/test_site.py, which waits for
 # .test-site/built (or reads .test-site/failed): make test builds it beside the tests.
