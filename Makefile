@@ -7,6 +7,14 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
+# Python's compiled modules are kept under the venv (PYTHONPYCACHEPREFIX) for every
+# command make runs, never in the tree, even where the environment says not to write
+# them: each of the suite's hundreds of Python processes would otherwise compile the
+# package's sources again. pip's install compiles the installed packages there too, so
+# a fresh clone's tests find them compiled rather than each compiling what it imports.
+export PYTHONPYCACHEPREFIX := $(abspath $(VENV))/pycache
+export PYTHONDONTWRITEBYTECODE :=
+
 .PHONY: play test test-core lint typecheck jscheck pytest pytest-run kernels test-site browser deploy-tools sandbox-tools javafx-tools typescript-tools constraints bench docs screenshots clean
 
 $(BIN)/python:
@@ -103,15 +111,11 @@ test-site: $(VENV)/.installed-dev
 # Three workers on two cores: the suite's processes wait on browsers, JVMs, servers and
 # sandboxes about half their time (with two workers the tree used 1.0 core on average:
 # 30 min 42 s of pytest; with three, 1.1 cores and 25 min 31 s, every test under 43 s).
-# Python's compiled modules are kept under the venv (PYTHONPYCACHEPREFIX), never in the
-# tree, even where the environment says not to write them: each of the suite's hundreds
-# of Python processes would otherwise compile the package's sources again.
 pytest: $(VENV)/.installed-dev $(PROVISION) kernels test-site
 	@$(MAKE) --no-print-directory pytest-run
 
 pytest-run:
 	ADJACENCY_TEST_SITE=.test-site/site HYPOTHESIS_PROFILE=ci \
-		PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache \
 		$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=15 --reruns 1 -raR \
 		$(PYTEST_ARGS)
 
