@@ -138,13 +138,14 @@ async function opened(language) {
   return { api, $, on };
 }
 
-/** Wait (a few seconds at most) until `ready()`: the page's requests and its reply's pause. */
+/** Wait until `ready()`: the page's requests and its reply's pause. The 30 s bound only
+ * ends a page that never gets there; a loaded machine may take seconds for a step. */
 async function until(ready, what) {
-  for (let i = 0; i < 400; i += 1) {
-    if (ready()) return;
+  const deadline = Date.now() + 30_000;
+  while (!ready()) {
+    if (Date.now() > deadline) assert.fail(`the page never showed ${what}`);
     await sleep(10);
   }
-  assert.fail(`the page never showed ${what}`);
 }
 
 const click = (node) => node.dispatchEvent({ type: "click" });
