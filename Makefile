@@ -110,7 +110,9 @@ test-site: $(VENV)/.installed-dev
 # the run passes if it then passes, and tests/time_guard.py names it with its failure.
 # Three workers on two cores: the suite's processes wait on browsers, JVMs, servers and
 # sandboxes about half their time (with two workers the tree used 1.0 core on average:
-# 30 min 42 s of pytest; with three, 1.1 cores and 25 min 31 s, every test under 43 s).
+# 30 min 42 s of pytest; with three, 1.1 cores and 25 min 31 s, every test under 43 s;
+# four were slower). Measured since, from a fresh clone: 29 min 14 s of pytest quiet,
+# and 39 min 2 s beside 16 busy loops (a load of 19 to 31), every test under 51 s.
 pytest: $(VENV)/.installed-dev $(PROVISION) kernels test-site
 	@$(MAKE) --no-print-directory pytest-run
 
