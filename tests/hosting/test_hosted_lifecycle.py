@@ -46,7 +46,7 @@ from sandbox_helpers import host_pids_with, own_sandboxes
 MINIMAL = (ENGINES / "minimal_engine.py").read_text(encoding="utf-8")
 """The minimal Python engine: a protocol program of one file."""
 
-BURN = 0.3
+BURN = 1.0
 """CPU seconds the pondering bot burns after each answer."""
 
 TICKS = os.sysconf("SC_CLK_TCK")
