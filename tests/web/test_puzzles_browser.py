@@ -26,9 +26,11 @@ from adjacency.core import Position
 from adjacency.ratings.glicko import Glicko, rate_game
 from browser_helpers import (
     EVERY_IMPACT,
+    WINDOWS,
     axe_violations,
     checked_and_closed,
     covered,
+    each_once,
     goto,
     outside_window,
     pictured,
@@ -314,21 +316,18 @@ def test_the_timed_mode_counts_solved_puzzles_a_miss_costs_time_and_the_best_is_
     tab.context.close()
 
 
-RUN_CASES = [
-    ("en", {"width": 1366, "height": 768}),
-    ("id", {"width": 1280, "height": 720}),
-    ("id", {"width": 390, "height": 844}),
-]
-"""Each language and each window once, as :func:`browser_helpers.each_once` pairs them:
-Indonesian, whose words run longest, in the narrower windows."""
 IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
   return r.top >= 0 && r.left >= 0
     && r.bottom <= window.innerHeight && r.right <= window.innerWidth; }"""
 
 
-TIMED_CASES = [(locale[:2], window(name)) for locale, name in pictured([])] or RUN_CASES
-""":data:`RUN_CASES`, or every language at every window when the docs are pictured
-(``make screenshots``: :func:`browser_helpers.pictured`)."""
+TIMED_CASES = [
+    (locale[:2], window(name))
+    for locale, name in pictured(each_once((LOCALES["en"], LOCALES["id"]), WINDOWS))
+]
+"""Each language and each window once (:func:`browser_helpers.each_once`: Indonesian,
+whose words run longest, in the narrower windows), or every language at every window
+when the docs are pictured (``make screenshots``: :func:`browser_helpers.pictured`)."""
 
 
 @pytest.mark.parametrize(("lang", "size"), TIMED_CASES)
