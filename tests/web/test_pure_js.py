@@ -8,8 +8,9 @@ stage of tests/web/js/stage.mjs (a small document and the real catalogues, the m
 as the server serves them), in English and Indonesian: the premove, your move drawn at
 once, players' names and the game's account, the study's tree and evaluation bar, the
 arrows and circles and their records, the panels' words, the status line written once a
-state, the server's errors worded by their codes, and the puzzle page on the page its
-template writes (what a solve says, the history's themes and day, the dashboard's words).
+state, the server's errors worded by their codes, the puzzle page on the page its
+template writes (what a solve says, the history's themes and day, the dashboard's words),
+and the side column's sign that more lies below (an idle page asks for no frame).
 The browser keeps the journeys. Node 20.19 or later loads the static ES
 modules as they are."""
 
@@ -40,6 +41,7 @@ def test_there_are_suites() -> None:
         "errors.test.mjs",
         "status.test.mjs",
         "puzzles.test.mjs",
+        "more.test.mjs",
     }
 
 

@@ -173,6 +173,7 @@ function setStage() {
   globalThis.Node = FakeElement;
   globalThis.window = Object.assign(new FakeElement("#window"), {
     innerWidth: 1366, innerHeight: 768, location: { reload() {}, search: "", hash: "" },
+    matchMedia: () => ({ matches: false }), // a laptop's screen that asks for nothing
   });
   globalThis.localStorage = {
     getItem: (key) => (stored.has(key) ? stored.get(key) : null),

@@ -16,7 +16,11 @@ export function watchMoreBelow(column, sign, button) {
   const update = () => {
     queued = false;
     const below = column.scrollHeight - column.scrollTop - column.clientHeight;
-    sign.hidden = !(below > SLACK);
+    const hidden = !(below > SLACK);
+    // Written only when it changes: setting `hidden` to true sets its attribute again,
+    // a mutation this column's observer sees even with the same value, which would ask
+    // for another frame, and so on at the frame rate while the page sits idle.
+    if (sign.hidden !== hidden) sign.hidden = hidden;
   };
   const soon = () => {
     if (queued) return;
