@@ -17,10 +17,12 @@ hold no name in common.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
+if TYPE_CHECKING:  # FastAPI is imported where an app mounts or serves a file, not here:
+    # the CLI's commands read SHARED (through the detail catalogues) and start without it.
+    from fastapi import FastAPI
+    from fastapi.responses import FileResponse
 
 SHARED = Path(__file__).resolve().parent / "static"
 """The shared static files (package data, listed in pyproject.toml)."""
@@ -28,10 +30,14 @@ SHARED = Path(__file__).resolve().parent / "static"
 
 def mount_static(app: FastAPI, own: Path | None = None) -> None:
     """Serve ``/static`` from the folder ``own`` (if given), then from :data:`SHARED`."""
+    from fastapi.staticfiles import StaticFiles
+
     shared: list[str | tuple[str, str]] = [(__package__ or "adjacency.serving", SHARED.name)]
     app.mount("/static", StaticFiles(directory=own, packages=shared), name="static")
 
 
 def favicon() -> FileResponse:
     """The shared icon (an SVG), for ``/favicon.ico``."""
+    from fastapi.responses import FileResponse
+
     return FileResponse(SHARED / "favicon.svg", media_type="image/svg+xml")
