@@ -109,10 +109,11 @@ test-site: $(VENV)/.installed-dev
 # over 60 s (and fails the run under CI). A test that fails is run once more (--reruns 1):
 # the run passes if it then passes, and tests/time_guard.py names it with its failure.
 # Three workers on two cores: the suite's processes wait on browsers, JVMs, servers and
-# sandboxes about half their time (with two workers the tree used 1.0 core on average:
-# 30 min 42 s of pytest; with three, 1.1 cores and 25 min 31 s, every test under 43 s;
-# four were slower). Measured since, from a fresh clone: 29 min 14 s of pytest quiet,
-# and 39 min 2 s beside 16 busy loops (a load of 19 to 31), every test under 51 s.
+# sandboxes, and three keep both cores busy (vmstat: 4 to 6 % idle over a whole run; the
+# 1.1 cores that time -v once reported left out Chromium's processes). The suite is bound
+# by CPU: five workers ran tests/web in 4 min 58 s against three's 4 min 41 s. Measured
+# from a fresh clone: 29 min 33 s of pytest quiet (31 min 37 s in all), every test under
+# 40 s; earlier, 39 min 2 s beside 16 busy loops (a load of 19 to 31), every test under 51 s.
 pytest: $(VENV)/.installed-dev $(PROVISION) kernels test-site
 	@$(MAKE) --no-print-directory pytest-run
 
