@@ -22,7 +22,6 @@ function rig({ scrollHeight = 500, clientHeight = 500 } = {}) {
   const column = {
     scrollHeight, clientHeight, scrollTop: 0, children: [],
     addEventListener: (type, run) => { listeners[type] = run; },
-    scrollTo: ({ top }) => { column.scrollTop = Math.min(top, column.scrollHeight - column.clientHeight); },
   };
   // The DOM's rule for a reflected boolean: true sets the attribute (a mutation even when
   // it was set already), false removes it (a mutation only when it was there).
@@ -37,7 +36,7 @@ function rig({ scrollHeight = 500, clientHeight = 500 } = {}) {
       present = Boolean(value);
     },
   };
-  const button = { addEventListener: (type, run) => { listeners[`button-${type}`] = run; } };
+  const button = { addEventListener() {} }; // its press scrolls: a journey of the browser's
   /** Run the frames asked for (and those they ask for), at most `limit`: how many ran. */
   const runFrames = async (limit = 20) => {
     let ran = 0;
