@@ -8,12 +8,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from adjacency.league.league_file import LeagueStore, StoredGame
-from hosted_helpers import accepted, files_zip, first_empty_sleeper, new_league, served
+from hosted_helpers import accepted, files_zip, first_empty_program, new_league, served
 from league_helpers import add_member, upload, wait_until
 from sandbox_helpers import own_sandboxes
 
-SLOW = first_empty_sleeper("slow", 0.5)
-"""Half a second a move: a game of 36 plies holds its slot for 18 seconds."""
+SLOW = first_empty_program(
+    "slow",
+    """\
+def think():  # words: the "go" line just read
+    movetime = int(words[words.index("movetime") + 1]) if "movetime" in words else 0
+    time.sleep(2.5 if movetime > 8000 else 0.5)
+""",
+)
+"""Half a second a move in its checks (at most 5 s a move), 2.5 s in a game on the
+league's 60 s clock: a game of 8 plies holds its slot for 20 seconds, far longer than
+the server takes to start an event's round, even on a loaded machine (half a second a
+move in games let a ladder game end on its own first)."""
 
 
 def playing(db: Path) -> list[StoredGame]:

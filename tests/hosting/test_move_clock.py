@@ -351,7 +351,13 @@ def test_a_starved_move_is_asked_again_of_a_fresh_start_watched_on_it(folder: Pa
         verdict = check_bot(make, 6, 6, 4, 1.0, choice.kind)
     assert len(started) >= 2, f"the first move was not starved: {verdict.detail}"
     assert not verdict.accepted
-    assert "used more than its 1 s of CPU" in verdict.detail, verdict.detail
+    # Stopped by its CPU watch, or (when the suite's own load starves the fresh start too
+    # and its wall cap comes first) by its own wall time, which is its CPU here: either
+    # way a refusal for time it used.
+    assert (
+        "used more than its 1 s of CPU" in verdict.detail
+        or "s of wall time of its own, more than its" in verdict.detail
+    ), verdict.detail
     found = re.search(r"used ([0-9.]+) s of CPU and was idle", verdict.detail)
     assert found is not None and float(found[1]) >= 1.0, verdict.detail
 
