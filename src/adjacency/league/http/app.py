@@ -61,6 +61,7 @@ from ..routers import (
     socket,
     submissions,
     teacher,
+    version_files,
     voids,
 )
 from ..standings import standings_off_loop, stop_worker
@@ -232,6 +233,7 @@ def create_app(
         teacher,
         roster,
         submissions,
+        version_files,
         code,
         grading,
         cards,
