@@ -15,7 +15,7 @@ import time
 from adjacency.core import Position
 from adjacency.engine import Engine, warmup
 from adjacency.engine.bench import SUITE
-from adjacency.engine.kernels.search import (
+from adjacency.engine.kernels.layout import (
     ORDER_ALL,
     ORDER_CAPTURES,
     ORDER_EVAL,

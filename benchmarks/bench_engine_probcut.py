@@ -20,7 +20,7 @@ import statistics
 
 from adjacency.core.position import Position
 from adjacency.engine import Engine, warmup
-from adjacency.engine.kernels.evaluate import SCALE
+from adjacency.engine.kernels.layout import SCALE
 from adjacency.engine.kernels.search import PROBCUT_REDUCTION
 
 

@@ -37,7 +37,7 @@ from adjacency.engine.config import (
     spec_values,
 )
 from adjacency.engine.kernels import layout as L
-from adjacency.engine.kernels.search import ORDER_ALL
+from adjacency.engine.kernels.layout import ORDER_ALL
 from adjacency.engine.profiles import PROFILES
 from adjacency.engine.threads import default_threads
 

@@ -10,8 +10,8 @@ import pytest
 from adjacency.core import COLORS, Position
 from adjacency.core.board import iter_squares
 from adjacency.engine.kernels.bits import lowest, max_gain, play, popcount, spread, write_geometry
-from adjacency.engine.kernels.evaluate import DEFAULT_WEIGHTS, SCALE, evaluate, weights
-from adjacency.engine.kernels.layout import I_SIZE, TT, W
+from adjacency.engine.kernels.evaluate import DEFAULT_WEIGHTS, evaluate, weights
+from adjacency.engine.kernels.layout import I_SIZE, SCALE, TT, W
 from adjacency.engine.kernels.ordering import child_hash
 from adjacency.engine.kernels.transposition import (
     EXACT,

@@ -16,8 +16,9 @@ from adjacency.core.board import iter_squares
 from adjacency.engine import Engine
 from adjacency.engine.kernels import layout
 from adjacency.engine.kernels.bits import write_geometry
-from adjacency.engine.kernels.evaluate import LEARNED, LEARNED_SHIFT, POSITIONAL, evaluate
+from adjacency.engine.kernels.evaluate import LEARNED_SHIFT, evaluate
 from adjacency.engine.kernels.features import N_FEATURES, NAMES, feature_vector
+from adjacency.engine.kernels.layout import LEARNED, POSITIONAL
 from adjacency.engine.weights_file import (
     DEFAULT_FILE,
     WeightsError,

@@ -20,8 +20,9 @@ from adjacency.core import Position
 from adjacency.core.errors import InvalidSettingsError
 from adjacency.engine import Engine
 from adjacency.engine.kernels import layout
-from adjacency.engine.kernels.evaluate import LEARNED_SHIFT, PATTERN, POSITIONAL, evaluate
+from adjacency.engine.kernels.evaluate import LEARNED_SHIFT, evaluate
 from adjacency.engine.kernels.features import N_FEATURES, feature_vector
+from adjacency.engine.kernels.layout import PATTERN, POSITIONAL
 from adjacency.engine.kernels.patterns import (
     CANON,
     CLASS,

@@ -14,9 +14,8 @@ from adjacency.bots.minimax import minimax_value
 from adjacency.core import Position
 from adjacency.engine import Engine, warmup
 from adjacency.engine.kernels.bits import write_geometry
-from adjacency.engine.kernels.evaluate import DEFAULT_WEIGHTS, SCALE, evaluate, weights
-from adjacency.engine.kernels.layout import I_SIZE, W
-from adjacency.engine.kernels.search import ORDER_ALL
+from adjacency.engine.kernels.evaluate import DEFAULT_WEIGHTS, evaluate, weights
+from adjacency.engine.kernels.layout import I_SIZE, ORDER_ALL, SCALE, W
 from adjacency.engine.kernels.transposition import shared_words
 from engine_positions import random_position
 

@@ -12,11 +12,11 @@ import pytest
 from adjacency.core import Position
 from adjacency.engine import Engine
 from adjacency.engine.kernels import layout as L
+from adjacency.engine.kernels.layout import SOLVE_CAPTURES_FIRST
 from adjacency.engine.kernels.solver import (
     ENDGAME_THRESHOLDS,
     OPEN_END,
     OPEN_THRESHOLDS,
-    SOLVE_CAPTURES_FIRST,
     thresholds,
 )
 from engine_positions import (

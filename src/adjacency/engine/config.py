@@ -36,7 +36,6 @@ from typing import Any, Literal, TypedDict, TypeGuard
 from ..core.errors import InvalidSettingsError
 from ..core.text import quote
 from .kernels import layout as L
-from .kernels.search import ORDER_ALL
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile
 from .threads import default_threads
 
@@ -281,7 +280,7 @@ SETTINGS: tuple[Setting, ...] = (
         flag=True,
     ),
     Setting("use_tt", True, "truth"),
-    Setting("ordering", None, "whole", low=0, high=ORDER_ALL, profile="ordering"),
+    Setting("ordering", None, "whole", low=0, high=L.ORDER_ALL, profile="ordering"),
     Setting(
         "reductions",
         None,

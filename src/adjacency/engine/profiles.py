@@ -18,9 +18,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .kernels.evaluate import POSITIONAL, SCALE
-from .kernels.search import ORDER_ALL
-from .kernels.solver import SOLVE_CAPTURES_FIRST
+from .kernels.layout import ORDER_ALL, POSITIONAL, SCALE, SOLVE_CAPTURES_FIRST
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,9 @@ from .kernels import layout as L
 from .kernels import search as ks
 from .kernels import solver as kv
 from .kernels.bits import write_geometry
-from .kernels.evaluate import LEARNED, MATERIAL, PATTERN, POSITIONAL, SCALE, weights
 from .kernels.evaluate import evaluate as static_evaluation
+from .kernels.evaluate import weights
+from .kernels.layout import LEARNED, MATERIAL, PATTERN, POSITIONAL, SCALE
 from .kernels.transposition import (
     clear_table,
     entry_move,

@@ -36,11 +36,16 @@ from .layout import (
     FEAT,
     GEO,
     GEO_FULL,
+    LEARNED,
+    MATERIAL,
     PAT,
     PAT_PHASE_WIDTH,
     PAT_STRIDE,
+    PATTERN,
+    POSITIONAL,
     PW,
     PW_STRIDE,
+    SCALE,
     W_EXPOSURE,
     W_HORIZON,
     W_LEARNED_SPARE,
@@ -51,13 +56,6 @@ from .layout import (
 )
 from .patterns import N_CONFIGS, PARITY, pattern_sum
 
-SCALE = 16
-"""Search units per piece."""
-
-MATERIAL = 0
-POSITIONAL = 1
-LEARNED = 2
-PATTERN = 3
 LEARNED_SHIFT = 4
 """Learned and pattern weights are in 1/256 piece: their sum is shifted right by this to
 search units."""

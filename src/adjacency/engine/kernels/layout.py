@@ -46,7 +46,12 @@ which each technique is used) and ``CFG_SOLVE_TEMPO``, the tempo weight of the
 solver's move ordering; ``CFG_NULL_R`` the null-move reduction (0: no null moves) and
 ``CFG_PROBCUT`` the ProbCut margin in search units (0: no ProbCut), both forward
 pruning like ``CFG_LMR`` and off whenever it is (:mod:`.search`); ``CFG_SOLVE_FEATURES``
-the solver techniques after version one, bits ``SOLVE_*`` of :mod:`.solver` (0 for v1).
+the solver techniques after version one, bits ``SOLVE_*`` (below; 0 for v1).
+
+The values those settings take are here too: the ordering bits ``ORDER_*``, the solver's
+``SOLVE_*``, the evaluation modes of ``W_MODE`` and ``SCALE``. This module is plain
+Python, so the engine's settings (:mod:`adjacency.engine.config`) read them without
+loading numba.
 
 Every region's offset is the previous region's offset plus its size
 (``STATS = CFG + CFG_SIZE``, ...), and :func:`check` (run at import) proves that
@@ -100,6 +105,19 @@ CFG_PROBCUT = 15
 CFG_SOLVE_FEATURES = 16
 CFG_SIZE = 24
 
+ORDER_TT = 1
+ORDER_CAPTURES = 2
+ORDER_KILLERS = 4
+ORDER_HISTORY = 8
+ORDER_EVAL = 16
+"""Order by each child's static evaluation (replaces ORDER_CAPTURES when both are set)."""
+ORDER_ALL = ORDER_TT | ORDER_CAPTURES | ORDER_KILLERS | ORDER_HISTORY | ORDER_EVAL
+"""The bits of ``S[CFG + CFG_ORDER]``: which move orderings :mod:`.search` uses."""
+
+SOLVE_CAPTURES_FIRST = 1
+"""``CFG_SOLVE_FEATURES`` bit: with three and four plies left, try the squares next to an
+opponent's piece (moves that convert) before the others (:mod:`.solver`)."""
+
 STAT_NODES = 0
 STAT_TT_HITS = 1
 STAT_TT_PROBES = 2
@@ -121,6 +139,14 @@ W_PARITY = 3
 W_HORIZON = 4
 W_LEARNED_SPARE = 5
 W_SIZE = 8
+
+MATERIAL = 0
+POSITIONAL = 1
+LEARNED = 2
+PATTERN = 3
+"""The values of ``S[W + W_MODE]``: which evaluation :mod:`.evaluate` computes."""
+SCALE = 16
+"""Search units per piece."""
 
 PW_STRIDE = 8
 """Words per phase in the learned weights (at least the number of features)."""

@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 
 from .bits import ONE, U64, ZERO, gain_bits, inline_kernel, kernel, lowest, play, popcount
-from .evaluate import SCALE, evaluate
-from .layout import GEO
+from .evaluate import evaluate
+from .layout import GEO, SCALE
 
 # Parameter indices of P (float64).
 C = 0

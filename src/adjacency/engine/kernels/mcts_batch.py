@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from .bits import ONE, ZERO, kernel, lowest, play, popcount
-from .evaluate import SCALE, evaluate
-from .layout import GEO
+from .evaluate import evaluate
+from .layout import GEO, SCALE
 from .mcts import P_SIZE, SIMULATIONS, USED, backup, descend, new_child, outcome_value
 
 VIRTUAL = P_SIZE

@@ -50,7 +50,7 @@ from __future__ import annotations
 from typing import Any
 
 from .bits import I64, ONE, U64, ZERO, kernel, lowest, max_gain, play, popcount
-from .evaluate import MATERIAL, SCALE, evaluate
+from .evaluate import evaluate
 from .layout import (
     CFG,
     CFG_FIRST,
@@ -68,10 +68,17 @@ from .layout import (
     GEO_FULL,
     HISTORY,
     KILLERS,
+    MATERIAL,
     MOVES,
     NBR,
+    ORDER_CAPTURES,
+    ORDER_EVAL,
+    ORDER_HISTORY,
+    ORDER_KILLERS,
+    ORDER_TT,
     ROOT,
     ROOT_DONE,
+    SCALE,
     SCORES,
     STAT_NODES,
     STAT_TT_HITS,
@@ -110,14 +117,6 @@ PROBCUT_REDUCTION = 4
 ``d - PROBCUT_REDUCTION``: an even reduction keeps the side that moves at the leaves
 (values swing between odd and even depths, docs/engine.md), and from depth 6 the
 shallow search still sees two plies."""
-
-ORDER_TT = 1
-ORDER_CAPTURES = 2
-ORDER_KILLERS = 4
-ORDER_HISTORY = 8
-ORDER_EVAL = 16
-"""Order by each child's static evaluation (replaces ORDER_CAPTURES when both are set)."""
-ORDER_ALL = ORDER_TT | ORDER_CAPTURES | ORDER_KILLERS | ORDER_HISTORY | ORDER_EVAL
 
 
 @kernel

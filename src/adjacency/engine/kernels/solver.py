@@ -69,6 +69,7 @@ from .layout import (
     ROOT,
     ROOT_DONE,
     SCORES,
+    SOLVE_CAPTURES_FIRST,
     STAT_NODES,
     STAT_TT_HITS,
     STAT_TT_PROBES,
@@ -114,11 +115,6 @@ OPEN_THRESHOLDS = (5, 6, 5, FIXED_MIN, TWO_PLY_MIN)
 commute, so the table and ETC pay from fewer plies left (docs/engine.md)."""
 OPEN_END = 8
 """Squares left empty at the game's end from which :data:`OPEN_THRESHOLDS` are used."""
-
-
-SOLVE_CAPTURES_FIRST = 1
-"""``CFG_SOLVE_FEATURES`` bit: with three and four plies left, try the squares next to an
-opponent's piece (moves that convert) before the others."""
 
 
 def thresholds(empties: int, plies: int) -> tuple[int, int, int, int, int]:
