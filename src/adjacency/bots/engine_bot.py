@@ -14,13 +14,17 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING
 
 from ..core import Position
-from ..engine import Engine, SearchResult, warmup
+from ..engine import SearchResult, warmup
 from ..engine.book import lookup
 from ..engine.config import SPEC_SETTING, EngineConfig, config_from_spec
 from .base import Bot, Search, Thinking
 from .registry import Option, OptionValue, register
+
+if TYPE_CHECKING:
+    from ..engine.searcher import Engine
 
 RETURN_MARGIN = 0.01
 """Seconds kept in hand after the engine stops, for returning the move."""
@@ -192,8 +196,10 @@ class EngineBot(Bot):
         self.solve = solve
         if config is None:
             config = config_from_spec({})
+        from ..engine.searcher import Engine  # numba: loaded when the bot is built
+
         warmup()
-        self.engine = Engine(config)
+        self.engine: Engine = Engine(config)
 
     def stop(self) -> None:
         super().stop()

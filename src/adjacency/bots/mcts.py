@@ -22,6 +22,10 @@ spec plays as before.
 
 ``nodes`` in a :class:`~adjacency.bots.base.Limit` counts simulations, exactly,
 so a seeded search with a node limit is reproducible; ``depth`` does not apply.
+
+The compiled kernels are imported by the methods that call them, not at the top: the
+bot catalogue imports this module to list the bot, and a command or a worker that
+builds another bot then loads no numba (about half a second of CPU).
 """
 
 from __future__ import annotations
@@ -29,18 +33,18 @@ from __future__ import annotations
 import random
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core import Position
 from ..core.board import Board
-from ..engine.kernels import mcts as kp
-from ..engine.kernels.bits import write_geometry
-from ..engine.kernels.evaluate import DEFAULT_WEIGHTS, weights
 from ..engine.kernels.layout import NBR, W
 from .base import Bot, Search, Thinking
-from .mcts_batched import BatchedSearch, Evaluator
 from .registry import Option, register
+
+if TYPE_CHECKING:
+    from .mcts_batched import BatchedSearch, Evaluator
 
 NODE_BYTES = 4 + 4 + 4 + 8 + 8 + 8
 """Bytes per tree node: first, count, move (int32); visits, wins, prior (float64)."""
@@ -115,6 +119,10 @@ class MctsBot(Bot):
         batch: int = 8,
         virtual_loss: float = 1.0,
     ) -> None:
+        from ..engine.kernels import mcts as kp
+        from ..engine.kernels.evaluate import DEFAULT_WEIGHTS, weights
+        from .mcts_batched import BatchedSearch
+
         super().__init__()
         self.rng = rng
         self.simulations = simulations or None
@@ -149,6 +157,8 @@ class MctsBot(Bot):
 
     def _warm(self) -> None:
         """Compile (or load from numba's cache) the kernels now, not during the first move."""
+        from ..engine.kernels import mcts as kp
+
         position = Position.start(4, 4, 1)
         self._reset(position)
         kp.simulate(*self._root(position), 2, *self._arrays(kp.seed_state(0)))
@@ -156,6 +166,9 @@ class MctsBot(Bot):
             self._batched.warm()
 
     def _reset(self, position: Position) -> None:
+        from ..engine.kernels import mcts as kp
+        from ..engine.kernels.bits import write_geometry
+
         if position.board != self._board:
             write_geometry(position.board, self.U)
             self._board = position.board
@@ -185,6 +198,8 @@ class MctsBot(Bot):
     @property
     def simulations_done(self) -> int:
         """Simulations run for the last move."""
+        from ..engine.kernels import mcts as kp
+
         return int(self.T[kp.SIMULATIONS])
 
     def _budget(self, search: Search) -> int | None:
@@ -196,10 +211,14 @@ class MctsBot(Bot):
         return None
 
     def stop(self) -> None:
+        from ..engine.kernels import mcts as kp
+
         super().stop()
         self.T[kp.STOP] = 1
 
     def _choose(self, position: Position, search: Search) -> str:
+        from ..engine.kernels import mcts as kp
+
         if self._batched is not None:
             return self._choose_batched(position, search)
         state = kp.seed_state(self.rng.getrandbits(63))
