@@ -164,8 +164,9 @@ def test_a_driven_program_s_span_is_heard_from_its_driver_line(
 class Piped:
     """A sandboxed program's pipes and counters as :class:`MoveWatch` reads them, set by
     the test: when its request was written, when its answer was heard and how long the
-    server's reader waited for a CPU to hear it, its CPU, its threads' waits, its
-    readers' waits while its pipes were full and when it was stopped."""
+    server's reader waited for a CPU to hear it, its CPU, its threads' waits (those that
+    ended, and ``pending``: those still going on, as estimated), its readers' waits while
+    its pipes were full and when it was stopped."""
 
     def __init__(self) -> None:
         self.said: list[tuple[float, bytes]] = []
@@ -173,6 +174,7 @@ class Piped:
         self.held = 0.0
         self.cpu = 0.0
         self.waits: dict[Thread, int] = {}
+        self.pending: dict[Thread, int] = {}
         self.ended_at: float | None = None
         self.began: float | None = None
 
@@ -184,8 +186,9 @@ class Piped:
     def cpu_seconds(self) -> float:
         return self.cpu
 
-    def thread_waits(self) -> dict[Thread, int]:
-        return dict(self.waits)
+    def thread_waits(self, pending: bool = True) -> dict[Thread, int]:
+        extra = self.pending if pending else {}
+        return {key: wait + extra.get(key, 0) for key, wait in self.waits.items()}
 
     def held_seconds(self) -> float:
         return self.held
@@ -296,6 +299,29 @@ def test_a_move_without_an_answer_runs_to_now_and_excuses_no_reader(now: list[fl
         took = watch.stop(answered)
         assert took.wall == pytest.approx(4.0)
         assert took.stalled == pytest.approx(0.4)
+
+
+def test_an_answered_move_excuses_no_wait_still_going_on(now: list[float]) -> None:
+    """The program slept 1.5 s and computed 0.25 s, and its answer was heard; one of its
+    threads (a compiler's, woken by its loop) is still waiting for a CPU then, its wait
+    estimated at 1.6 s from the last reading that saw it calm, before the sleep. The
+    answer was written, so that wait held nothing up: the move excuses the 0.3 s its
+    computing thread waited, and is 1.75 s of its own. Without an answer the wait still
+    going on counts: the answer may be the one waiting."""
+    piped = Piped()
+    piped.waits = {(1, 1, 1): 0, (1, 1, 2): 0}
+    watch = MoveWatch(cast(SandboxedProcess, piped))
+    piped.said = [(100.0, b"go")]
+    piped.cpu = 0.25
+    piped.waits = {(1, 1, 1): 300_000_000, (1, 1, 2): 0}
+    piped.pending = {(1, 1, 2): 1_600_000_000}
+    piped.heard = Heard(102.05, 0.0)
+    now[0] = 102.1
+    took = watch.stop()
+    assert took.stalled == pytest.approx(0.3)
+    assert took.own == pytest.approx(1.75)
+    assert blame(took, 1.0) is not None  # over its 1.5 s cap
+    assert watch.stop(False).stalled == pytest.approx(1.6)
 
 
 def test_a_move_held_on_a_full_pipe_has_its_reader_s_waits_excused(now: list[float]) -> None:

@@ -501,18 +501,18 @@ class SandboxedProcess:
         self._measure(tree if tree is not None else proctree.snapshot(owners=False))
         return max(self._usage.cpu, self._rusage_cpu)
 
-    def thread_waits(self) -> dict[Thread, int]:
+    def thread_waits(self, pending: bool = True) -> dict[Thread, int]:
         """Nanoseconds each of its threads, of every process it ran, has waited for a CPU
-        so far while ready to run (the kernel's run delay, a wait still going on
-        included: :meth:`~.accounting.Ledger.thread_waits`, kept per thread at every
-        monitor tick and before the tree is killed, so a thread that ended still counts
-        what it waited while it was seen). Unlike its group's pressure, whose total the
-        kernel averages over the CPUs a thread moved between, this counts every second
-        a thread waited; :func:`~.accounting.longest_wait` of two readings is what a
-        move waited."""
+        so far while ready to run (the kernel's run delay, with ``pending`` a wait still
+        going on included: :meth:`~.accounting.Ledger.thread_waits`, kept per thread at
+        every monitor tick and before the tree is killed, so a thread that ended still
+        counts what it waited while it was seen). Unlike its group's pressure, whose
+        total the kernel averages over the CPUs a thread moved between, this counts
+        every second a thread waited; :func:`~.accounting.longest_wait` of two readings
+        is what a move waited."""
         if self._popen is None:
             return {}
-        return self._ledger.thread_waits(self._tree().values(), pending=True)
+        return self._ledger.thread_waits(self._tree().values(), pending=pending)
 
     def stalled_seconds(self) -> float | None:
         """Seconds so far its most-waiting thread waited for a CPU (:meth:`thread_waits`,
