@@ -112,8 +112,9 @@ test-site: $(VENV)/.installed-dev
 # sandboxes, and three keep both cores busy (vmstat: 4 to 6 % idle over a whole run; the
 # 1.1 cores that time -v once reported left out Chromium's processes). The suite is bound
 # by CPU: five workers ran tests/web in 4 min 58 s against three's 4 min 41 s. Measured
-# from a fresh clone: 29 min 33 s of pytest quiet (31 min 37 s in all), every test under
-# 40 s; earlier, 39 min 2 s beside 16 busy loops (a load of 19 to 31), every test under 51 s.
+# from a fresh clone: 24 min 29 s of pytest quiet (26 min 20 s in all), every test under
+# 35 s; 30 min 25 s beside 16 busy loops (a load of 16 to 27, median 23), every test
+# under 47 s.
 pytest: $(VENV)/.installed-dev $(PROVISION) kernels test-site
 	@$(MAKE) --no-print-directory pytest-run
 
