@@ -357,7 +357,7 @@ class MoveWatch:
         return MoveTime(
             max(0.0, process.cpu_seconds() - self.since),
             end - start,
-            stalled_since(process, self.waits, self.held, heard.waited if answer else 0.0, answer),
+            stalled_since(process, self.waits, self.held, heard.waited if answer else None),
             timed.seconds if timed is not None else None,
             timed.waited if timed is not None else None,
             lead=start - self.started,
@@ -365,24 +365,20 @@ class MoveWatch:
 
 
 def stalled_since(
-    process: SandboxedProcess,
-    waits: dict[Thread, int],
-    held: float,
-    heard: float,
-    answered: bool = False,
+    process: SandboxedProcess, waits: dict[Thread, int], held: float, heard: float | None
 ) -> float:
     """What held ``process`` up waiting for a CPU since its threads had waited ``waits``
     and its pipes' readers had been held ``held`` seconds: its most-waiting thread's wait
     (:func:`~adjacency.sandbox.longest_wait`); its readers' waits while a pipe was full
     since (:meth:`~adjacency.sandbox.SandboxedProcess.held_seconds`); and ``heard``, the
     seconds the server's reader of its answer waited for a CPU to hear it
-    (:attr:`~adjacency.sandbox.SandboxedProcess.heard`). The server's other waits are
-    not the move's: a thread that writes to the program waits before the move's wall
-    time starts, or after it ends to act on the answer; a reader woken by a line the
-    program wrote before its answer held nothing up while the pipe had room for what
-    followed.
+    (:attr:`~adjacency.sandbox.SandboxedProcess.heard`; ``None``: no answer came in the
+    move). The server's other waits are not the move's: a thread that writes to the
+    program waits before the move's wall time starts, or after it ends to act on the
+    answer; a reader woken by a line the program wrote before its answer held nothing up
+    while the pipe had room for what followed.
 
-    A move ``answered`` counts its threads' waits that ended, never one still going on:
+    A move answered counts its threads' waits that ended, never one still going on:
     the thread that wrote the answer ran to write it, so every wait that held the answer
     up has ended, and a thread still waiting held nothing up. Such a wait's start is
     only estimated (:func:`~adjacency.sandbox.accounting.pending_delay`: from the last
@@ -391,7 +387,7 @@ def stalled_since(
     of the move read as its wait, excusing seconds the program slept. A move without an
     answer counts a wait still going on: its answer may be waiting for a CPU."""
     return (
-        longest_wait(waits, process.thread_waits(pending=not answered))
+        longest_wait(waits, process.thread_waits(pending=heard is None))
         + max(0.0, process.held_seconds() - held)
-        + heard
+        + (heard or 0.0)
     )
